@@ -240,3 +240,14 @@ def test_play_one_notes_every_decision():
     game = load_game(TRIS)
     played = play_one(game, ["first", "first"], 0, 100)
     assert played.branching == [9, 8, 7, 6, 5, 4, 3] and len(played.moves) == 7 and played.ranking == [[0]]
+
+
+def test_a_solitaire_lost_with_winner_nobody_is_counted_not_a_crash():
+    """Peg solitaire (tests/data/designers/pegs.tgpl): one player, `winner 0;` with one peg left, else
+    `winner {};` (decision 96). A lost game has no first place: analyze once failed on it with an IndexError;
+    now its wins are the solved games, and a game of one player has no draws."""
+    pegs = str(ROOT / "tests" / "data" / "designers" / "pegs.tgpl")
+    f = figures(pegs, "--games", "120", "--seed", "0", "--jobs", "1")
+    assert f["finished"] == 120
+    assert 0 < f["seats"][0]["wins"]["count"] < 120  # seed 0..119: one solved by chance
+    assert f["drawishness"]["count"] == 0 and f["decisiveness"]["count"] == f["seats"][0]["wins"]["count"]

@@ -456,11 +456,49 @@ def test_the_compiled_moves_check_too():
     assert lower_game(game, 0, moves="compiled", limits=limits).stats["moves compiled"] == "yes"
     assert {"compiled.compile_game", "compiled.relaxed_input", "compiled.grounded",
             "compiled._shared_renaming"} <= set(sites)
+    # the relaxation's fixpoints check at each pass (Oware's sowing: 21 passes over 449 rules, 8 s of a loaded
+    # machine's wall time past --max-seconds 10 without a check): here 3 passes of the slice, 4 of `_without`
+    assert sites.get("horn._numeric_slice", 0) >= 3 and sites.get("compiled._without", 0) >= 4
     # a counted loop spelled out pass by pass checks at every pass (a segment's compile is no single step)
     game = cli._load_game(str(ROOT / "tests" / "data" / "lowering" / "fade_read.tgpl"))
     sites = _sites(limits)
     assert lower_game(game, 0, moves="compiled", limits=limits).stats["moves compiled"] == "yes"
     assert sites.get("compiled.unrolled", 0) >= 8
+
+
+def test_the_compiled_moves_check_after_the_relaxation_too():
+    """Past the relaxation, the compiled moves ran with no check: the question whether the initial state ends the
+    game (clingo, Fanorona: 6 s of CPU, 33 s of a loaded machine's wall time past --max-seconds 60) and the passes
+    that finish the rules (the unfolding's bounds, the keyed walks and the fold, which had no limits: Checkers, 3 s
+    of CPU; Reversi's walks, 1 s). Flank asks the initial state (`ends_initially`: a check, and `outside`'s two, at
+    each attempt), bounds its rules, keys its walks (a check per relation looked at) and folds."""
+    from tgpl.pipeline import lower_game
+
+    game = cli._load_game(str(ROOT / "tests" / "data" / "lowering" / "flank.tgpl"))
+    limits = Limits(max_seconds=1e9, clock=lambda: 0.0)
+    sites = _sites(limits)
+    assert lower_game(game, 0, moves="compiled", limits=limits).stats["moves compiled"] == "yes"
+    least = {"compiled.ends_initially": 3, "compiled._finished": 3, "estimate.rule_bounds": 50,
+             "keyed_walks.key_walks": 25, "generalize.fold": 5}
+    low = {k: (sites.get(k, 0), n) for k, n in least.items() if sites.get(k, 0) < n}
+    assert not low, f"sites that check the limits less than they should (made, least): {low}"
+
+
+def test_the_bound_of_the_grounding_checks_at_each_rule(clock):
+    """verify --horizon and query bound the lowered game's ground instances (estimate.too_large) a rule's join at
+    a time, which ran unchecked (Checkers 6x6: 1.3 s of CPU, 16 s of a loaded machine's wall time): checked at
+    each rule with a body, in a stage of its own, and a stop there says so, exit 2 before any search."""
+    from tgpl.asp.estimate import MAX_GROUND, too_large
+    from tgpl.pipeline import lower_game
+
+    program = lower_game(cli._load_game(TRIS), 0).program
+    limits = Limits(max_seconds=1e9, clock=lambda: 0.0)
+    sites = _sites(limits)
+    assert too_large(program, MAX_GROUND, check=limits.check) == []
+    assert sites.get("estimate.rule_bounds", 0) == sum(1 for r in program.rules if r.body) > 10
+    clock(cli.ESTIMATING)
+    r = run("verify", TRIS, "--horizon", "3", "--max-seconds", "20")
+    assert r.exit_code == 2 and f"{TRIS}: error: stopped while {cli.ESTIMATING} after 20.5 s" in r.output, r.output
 
 
 def test_the_lowering_stops_at_the_first_check_past_the_deadline():

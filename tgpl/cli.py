@@ -149,7 +149,7 @@ def _check_lowerable(files: tuple[str, ...], as_json: bool, limits) -> None:
 
 
 # ------------------------------------------------------------------ playing
-AGENTS = ("human", "random", "first", "mcts[:N]")
+AGENTS = ("human", "random", "first", "mcts[:N][:batched[=K]]")
 
 
 def _load_game(path: str, players: int | None = None):
@@ -509,7 +509,8 @@ def serve(game, host, port, players_spec, seed, data_dir, turn_limit):
 @main.command()
 @click.argument("game", type=click.Path(dir_okay=False))
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True, help="How many games to play.")
-@click.option("--players", "players_spec", help="Agents by seat: random, first, mcts or mcts:N (default: random).")
+@click.option("--players", "players_spec", help="Agents by seat: random, first, mcts, mcts:N or mcts:N:batched=K "
+                                                 "(default: random).")
 @click.option("--seed", type=int, default=0, show_default=True, help="The first game's seed; game k has seed S+k.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Processes to play in  [default: this one, and one per core if the run "
                    "looks longer than a few seconds]")
@@ -722,13 +723,23 @@ PLAYED_PER_STATE = ("the game is played one state at a time (its moves compiled,
                     "state by state")
 
 
-def _refuse_too_large(program, path: str, max_ground: int, sources: dict[str, str], per_state: bool = False) -> None:
+ESTIMATING = "estimating the grounding"
+"""The stage of the bound of a lowered game's ground instances (`tgpl.asp.estimate.too_large`): a rule's join
+at a time, checked at each (Checkers 6x6: over a second of CPU)."""
+
+
+def _refuse_too_large(program, path: str, max_ground: int, sources: dict[str, str], per_state: bool = False,
+                      limits=None) -> None:
     """A lowered game whose rules can have more than max_ground ground instances: the error, exit 2.
     `per_state`: the lowering says the game is played one state at a time, which the last note says instead
-    of advising a larger --max-ground."""
+    of advising a larger --max-ground. `limits`: the command's, checked at each rule's bound."""
     from tgpl.asp.estimate import too_large
+    from tgpl.limits import unlimited
 
-    problems = too_large(program, max_ground, path, remedy=PLAYED_PER_STATE if per_state else None)
+    limits = limits if limits is not None else unlimited()
+    with limits.during(ESTIMATING):
+        problems = too_large(program, max_ground, path, remedy=PLAYED_PER_STATE if per_state else None,
+                             check=limits.check)
     if problems:
         for d in problems:
             click.echo(render(d, sources), err=True)
@@ -1286,7 +1297,8 @@ def _machine(path: str, engine: str = "runtime", seed: int = 0, max_ground: int 
         from tgpl.asp.verify import GdlMachine
 
         game, lowered = _lowered(path, seed, players, limits=limits)
-        refuse = functools.partial(_refuse_too_large, lowered.program, path, max_ground, game.program.sources)
+        refuse = functools.partial(_refuse_too_large, lowered.program, path, max_ground, game.program.sources,
+                                   limits=limits)
         if grounding == "once":
             refuse()
         with limits.during("grounding the lowered game"):
@@ -1689,7 +1701,8 @@ def _gdl_program(path: str, seed: int = 0, max_ground: int | None = None, limits
     limits = limits if limits is not None else unlimited()
     if path.lower().endswith(".tgpl"):
         game, lowered = _lowered(path, seed, players, limits=limits)
-        _refuse_too_large(lowered.program, path, max_ground, game.program.sources, per_state=lowered.grounding is not None)
+        _refuse_too_large(lowered.program, path, max_ground, game.program.sources, per_state=lowered.grounding is not None,
+                          limits=limits)
         return lowered.program, _runtime_move_text(lowered)
     with limits.during("reading the GDL"):
         try:
@@ -1736,7 +1749,9 @@ def _searched_state_by_state(path: str, engine: str, seed: int, max_ground: int 
 
         return (GdlIIMachine(gdl) if is_gdl_ii(gdl) else GdlMachine(gdl)), None
     game, lowered = _lowered(path, seed, players, limits=limits)
-    if grounding == "auto" and not too_large(lowered.program, max_ground, path):
+    with limits.during(ESTIMATING):
+        within = grounding == "auto" and not too_large(lowered.program, max_ground, path, check=limits.check)
+    if within:
         return None, (lowered.program, _runtime_move_text(lowered))
     if engine == "clingo":
         from tgpl.asp.reasoner import GdlGame
@@ -1969,7 +1984,8 @@ def query(game, expr, horizon, seed, as_json, max_states, relations, players, ma
         lowered = _lower_or_exit(runtime_game, game, seed, QUERY_FUNCTION, relations, global_checks=False,
                                  limits=limits)
         if lowered.grounding is None:  # a game played one state at a time (compiled moves): the bound says nothing
-            _refuse_too_large(lowered.program, game, max_ground, program.sources)  # of it; the limits bound it
+            _refuse_too_large(lowered.program, game, max_ground, program.sources,  # of it; the limits bound it
+                              limits=limits)
         with limits.during("grounding the game's first state"):
             search = BoundedSearch(lowered.program, _runtime_move_text(lowered), limits)
     found, complete, stopped = None, False, None

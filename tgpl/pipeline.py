@@ -25,7 +25,7 @@ from tgpl.lowering.lower import LoweredGame, NotLowerable, fewer_collections, lo
 from tgpl.lowering.lowerable import Assessment, assess
 from tgpl.verify.chance_machine import ChanceMachine, ChanceUnsupported, TooManyOutcomes
 from tgpl.runtime.game import Game, State
-from tgpl.runtime.snapshot import snapshot
+from tgpl.runtime.snapshot import fields_snapshot, snapshot
 from tgpl.setup_deals import setup_deals, undealt_snapshot
 
 
@@ -64,6 +64,13 @@ def lower_game(game: Game, seed: int = 0, query_function: str | None = None, rel
         lowered = lower_with_query(program, start, query_function, relations, prove, progress, repair, limits,
                                    moves, gdl_errors, Holds(invariant_holds, never_holds))
     return with_percepts(lowered, program)  # GDL-II: what each role sees, where the game has secrets
+
+
+def encoded_state(lowered: LoweredGame, state: State, fields: dict[str, list[str]] | None) -> frozenset[str]:
+    """A runtime state's GDL fluents as KIF texts (LoweredGame.state_fluents), from a snapshot of only the fields
+    they read, `fields` = lowered.state_fields() (None: the whole snapshot). The one encoding of runtime states:
+    the translation validation compares states through it, MCTS's batched leaf rollouts start from it."""
+    return lowered.state_fluents(snapshot(state) if fields is None else fields_snapshot(state, fields))
 
 
 def staged(limits: Limits, stage: str, work):

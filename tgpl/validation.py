@@ -80,7 +80,7 @@ from tgpl.setup_deals import setup_deals
 from tgpl.runtime.dealing import dealing, dealt_draw, dealt_face, rosters
 from tgpl.runtime.errors import TGPLRuntimeError
 from tgpl.runtime.game import Game, IllegalMove, State
-from tgpl.runtime.snapshot import fields_snapshot, snapshot
+from tgpl.pipeline import encoded_state
 from tgpl.runtime.values import show
 from tgpl.verify.runtime_machine import RuntimeMachine
 from tgpl.verify.graph import Info, explore
@@ -635,8 +635,7 @@ class Differential:
     def encoded(self, state: State) -> frozenset[str]:
         """The runtime state's GDL fluents (LoweredGame.state_fluents), from a snapshot of only what they read
         where the lowering says what that is."""
-        fields = self._fields
-        return self.lowered.state_fluents(snapshot(state) if fields is None else fields_snapshot(state, fields))
+        return encoded_state(self.lowered, state, self._fields)
 
     def fluent_symbols(self, texts: frozenset[str]) -> list:
         """Fluents' texts (LoweredGame.state_fluents) as the reasoner's symbols (GdlGame.names), each text read

@@ -19,6 +19,7 @@ import re
 import pytest
 
 from differential import lowered_and_validated, model_perft, plays_to_the_models_end, runtime_perft
+from to_gdl_runs import rules_with_a_body
 from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import Lcg, game
@@ -136,5 +137,5 @@ def test_breakthrough_lowers_with_its_moves_compiled(tmp_path):
     off the board: the GDL plays as the runtime to the end of the game, in issue 34's 500 rules."""
     text, _ = lowered_and_validated(game("breakthrough"), tmp_path / "b.kif")
     assert "its moves compiled" in text
-    rules = text.count("(<= ")
+    rules = rules_with_a_body(text)
     assert 0 < rules <= 500

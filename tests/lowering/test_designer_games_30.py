@@ -14,6 +14,7 @@ from __future__ import annotations
 import pytest
 
 from differential import lowered_and_validated, model_perft, model_results, plays_to_the_models_end, runtime_perft
+from to_gdl_runs import rules_with_a_body
 from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import Lcg, game
@@ -107,5 +108,5 @@ def test_gomoku6_lowers_and_validates(tmp_path):
     measured)."""
     text, _ = lowered_and_validated(game("gomoku6"), tmp_path / "g.kif")
     assert "(makesfour " in text
-    rules = text.count("(<= ")
+    rules = rules_with_a_body(text)
     assert 0 < rules <= 60

@@ -27,6 +27,7 @@ from click.testing import CliRunner
 
 from differential import (lowered_and_validated, model_end, model_perft, model_results, plays_to_the_models_end,
                           runtime_perft)
+from to_gdl_runs import rules_with_a_body
 from tgpl.cli import main
 from tgpl.runtime.game import load_game
 
@@ -157,5 +158,5 @@ def test_pente7_with_a_scan_for_the_full_board_lowers_and_validates(tmp_path):
     issue 34's 2,000 rules (410 measured)."""
     text, _ = lowered_and_validated(game("pente7_scan"), tmp_path / "p.kif")
     assert "; Played one state at a time (its moves compiled)" in text
-    rules = text.count("(<= ")
+    rules = rules_with_a_body(text)
     assert 0 < rules <= 450

@@ -5,18 +5,25 @@ before spelling the moves out. The estimate is a sampled run; the dry run makes 
 statements, which only decides whether the sample is asked. The forecast now makes the sampled run first and the
 whole run only where the sample predicts a refusal: Corners and Jungle (tests/data/designers/corners.tgpl,
 jungle.tgpl), whose samples predict none, are refused by the spelled-out run at the same statement as before, the
-forecast's whole run never made. Counted, never timed: the dry lowerings made, and the parts of conditions built.
+forecast's whole run never made. Dots and lines on a graph (dotsgraph.tgpl) is refused by the spelled-out run
+alone, at its budget of one state. Counted, never timed: the dry lowerings made, and the parts of conditions built.
+
+The spelled-out run's own steps are cheaper, never different: `conj` of one formula, `disj` of one and `lift` of
+one or two arguments skip the sets and products that found the same formula again; the formulas, their order of
+creation and the parts counted stay what the general code gives (checked against it below).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import itertools
+
 import pytest
 
-from tgpl.lowering import execute, lowerable
+from tgpl.lowering import execute, lowerable, symbolic
 from tgpl.lowering.execute import StateTooCostly
-from tgpl.lowering.symbolic import work_done
+from tgpl.lowering.symbolic import FALSE, TRUE, Choice, FluentLit, conj, disj, lift, lit, neg, work_done
 from tgpl.pipeline import lower_game
 from tgpl.runtime.game import load_game
 
@@ -57,3 +64,67 @@ def test_refused_where_a_state_passes_its_budget_without_the_forecasts_whole_run
     # the forecast made its sampled run alone (before, a whole run of 10,001 statements came first)
     assert [lw.sample for lw in made] == [lowerable.SAMPLE]
     assert built <= most
+
+
+def test_refused_by_the_spelled_out_run_alone_at_its_budget_of_one_state(monkeypatch):
+    made = _dry_runs(monkeypatch)
+    before = work_done()
+    with pytest.raises(StateTooCostly) as e:
+        lower_game(load_game(str(DESIGNERS / "dotsgraph.tgpl")))
+    built = work_done() - before
+    assert (e.value.span.line, e.value.span.col) == (95, 13)
+    assert "(here, in LineBetween)" in e.value.reason
+    assert "numbers grow past 1000" in e.value.more[0][1]
+    assert made == []
+    # measured: 3,000,151 parts, the budget and the rest of the statement that passed it
+    assert execute.STATE_WORK < built <= execute.STATE_WORK + 10_000
+
+
+def _reference_lift(fn, *args):
+    """lift as the product of all its arguments' cases, the general code the one- and two-argument loops skip."""
+    out = []
+    for combo in itertools.product(*(symbolic.cases_of(a) for a in args)):
+        f = symbolic._conj(tuple(c[1] for c in combo))
+        if f is not FALSE:
+            out.append((fn(*(c[0] for c in combo)), f))
+    return symbolic.choice(out)
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, Choice) and isinstance(b, Choice):
+        return len(a.cases) == len(b.cases) and all(v == w and f is g for (v, f), (w, g) in zip(a.cases, b.cases))
+    return a is b or a == b
+
+
+def test_the_shortcuts_build_the_formulas_and_count_the_parts_the_general_code_does():
+    symbolic.Formula.fresh_table()
+    x = [lit(FluentLit("board", "x", float(k))) for k in range(3)]
+    y = [lit(FluentLit("board", "y", float(k))) for k in range(3)]
+    z = lit(FluentLit("board", "z", True))
+    both = conj(x[0], z)
+    either = disj(x[1], neg(z))
+    for f in [TRUE, FALSE, x[0], neg(z), both, either]:
+        start = work_done()
+        general = symbolic._conj((f,))
+        general_work = work_done() - start
+        start = work_done()
+        assert conj(f) is general
+        assert work_done() - start == general_work == (len(f.parts) if f.kind == "and" else 0)
+        if f.kind != "or":
+            assert disj(f) is f
+    a = Choice(((0.0, x[0]), (1.0, conj(x[1], z)), (2.0, x[2])))
+    b = Choice(((0.0, y[0]), (1.0, x[1]), (2.0, conj(x[2], neg(z)))))
+    for args in [(a,), (b,), (a, b), (b, a), (a, 3.0), (either, a), (a, b, either)]:
+        fn = (lambda *vs: sum(1.0 if v is True else 0.0 if v is False else v for v in vs))
+        start = work_done()
+        fast = lift(fn, *args)
+        fast_work = work_done() - start
+        count = next(symbolic.Formula._count)
+        start = work_done()
+        slow = _reference_lift(fn, *args)
+        slow_work = work_done() - start
+        assert next(symbolic.Formula._count) == count + 1  # the reference made no formula the shortcut had not
+        assert _same(fast, slow), args
+        if len(args) == 1:
+            assert fast_work == slow_work
+    symbolic.Formula.fresh_table()

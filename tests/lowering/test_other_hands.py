@@ -149,11 +149,13 @@ def test_pentes_stone_count_is_taken_for_the_stones_on_the_board():
 
 
 def test_the_dry_run_says_that_it_does_not_cover_the_proof_of_a_count_of_the_board():
-    """The dry run compiles Pente's segments (under a second) but runs neither the relaxation nor the proof that
-    `Game.Stones` counts the board (each write checked, then the induction where its step is small,
-    board_count.STEP_ATOMS): its verdict says so in a note, naming the counter and the points it would count."""
+    """The dry run compiles Pente's segments (under a second) and searches the counters' ranges up to its bound
+    (tgpl.lowering.dry_ranges), which `Game.Stones` passes, but does not run the proof that it counts the board
+    (each write checked, then the induction where its step is small, board_count.STEP_ATOMS): its verdict is
+    "undecided" (exit 2), never "lowers", and a note names the counter and the points it would count."""
     r = CliRunner().invoke(main, ["to-gdl", str(game("pente")), "--dry-run"])
-    assert r.exit_code == 0, r.output
+    assert r.exit_code == 2, r.output
+    assert ": undecided within the dry run's budget; its moves compiled once" in r.output, r.output
     notes = [line.strip() for line in r.output.splitlines() if line.strip().startswith("note: may count the board")]
     assert notes == ["note: may count the board: Game.Stones (81 'Stone'); where the relaxation cannot bound it, "
                      "the lowering proves it on the compiled rules, each write first, then by induction, a proof "
@@ -378,9 +380,12 @@ def test_kayles_standing_pins_are_a_count_of_a_bools_value(tmp_path):
     lines = out.read_text(encoding="utf-8").splitlines()
     assert int(lines[1].split(" steps compared")[0].split()[-1].replace(",", "")) >= 1_000, lines[1]
     assert "(its moves compiled)" in lines[2], lines[2]
-    r = CliRunner().invoke(main, ["to-gdl", str(KAYLES), "--dry-run"])  # the dry run chooses as the lowering
-    assert r.exit_code == 0, r.output
-    assert r.output.splitlines()[0].endswith(": lowers; its moves compiled once (spelled out, the range of "
+    # the dry run chooses as the lowering, but neither grounds the counters' relaxation to the lowering's bound
+    # nor proves the count (tgpl.lowering.dry_ranges): "undecided", never "lowers"
+    r = CliRunner().invoke(main, ["to-gdl", str(KAYLES), "--dry-run"])
+    assert r.exit_code == 2, r.output
+    assert r.output.splitlines()[0].endswith(": undecided within the dry run's budget; its moves compiled once "
+                                             "(spelled out, the range of "
                                              "'Standing' is not found, and it may count the board (written in step "
                                              "with it): compiled, it is bounded by the board once proved)"), r.output
 
@@ -402,6 +407,9 @@ def test_kayles_whose_double_knock_leaves_a_pin_standing_is_refused(tmp_path):
     assert "numbers grow past 1000 with every fluent relaxed: 'Standing'" in first, first
     assert first.endswith("nor is it bounded by the board: 'Standing' as the number of 'Down' false is not kept "
                           "by every move (no proof by induction on the compiled rules)"), first
+    # the dry run, which does not run the proof, never says "lowers" for it (it did, exit 0, issue 34)
+    r = CliRunner().invoke(main, ["to-gdl", str(path), "--dry-run", "--moves", "compiled"])
+    assert r.exit_code == 2 and ": undecided within the dry run's budget" in r.output, r.output
     program, universe = loaded(path)
     assert not counts_the_board(program, universe, "Standing")
     r = CliRunner().invoke(main, ["to-gdl", str(path), "-o", str(out)])

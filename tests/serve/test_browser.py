@@ -511,3 +511,16 @@ def test_the_forced_move_option_is_kept_for_the_seat(live, browser):
     wait_for_move(p1, 3)
     assert [p for p, _ in session.stored.moves[:3]] == [0, 1, 0]
     context.close()
+
+
+def test_a_lost_solitaire_says_no_winner(live, browser, tmp_path):
+    """A game of one player lost with `winner {};` (decision 96) has an empty ranking: the page says so, where it
+    once read "game over: " and nothing more. Peg solitaire played by a bot (seed 0 loses, as analyze's
+    solitaire test counts: one game in 120 is solved)."""
+    session = live.server.new_game("tests/data/designers/pegs.tgpl", ["random"], 0)
+    page = browser.new_page()
+    page.goto(live.url(session, 0))  # the page's connection sets the bot going
+    expect(page.locator("#status")).to_contain_text("game over: no winner", timeout=WAIT_MS)
+    assert session.state.is_terminal and session.error is None and session.state.ranking == []
+    page.screenshot(path=tmp_path / "pegs.png", full_page=True)
+    page.close()

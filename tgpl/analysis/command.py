@@ -30,7 +30,7 @@ def seat_specs(spec: str | None, allowed: range) -> list[str]:
         try:
             automatic_agent(name, 0, 0)
         except ValueError as e:
-            raise click.BadParameter(f"{e}; analyze seats random, first, mcts or mcts:N",
+            raise click.BadParameter(f"{e}; analyze seats random, first, mcts, mcts:N or mcts:N:batched=K",
                                      param_hint="--players") from None
     return names
 

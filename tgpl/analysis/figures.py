@@ -375,10 +375,11 @@ def summarise(game: Game, path: str, specs: list[str], first_seed: int, games: l
     n = game.players
     finished = [g for g in games if g.ranking is not None]
     unfinished = [g for g in games if g.ranking is None and g.error is None]
-    sole = [g for g in finished if len(g.ranking[0]) == 1]  # one player alone in first place
-    drawn = [g for g in finished if len(g.ranking[0]) == n]  # every player tied first
-    seat_wins = [sum(g.ranking[0] == [p] for g in sole) for p in range(n)]
-    seat_shared = [sum(p in g.ranking[0] for g in finished if len(g.ranking[0]) > 1) for p in range(n)]
+    first = {id(g): g.ranking[0] if g.ranking else [] for g in finished}  # `winner {};`: nobody (decision 96)
+    sole = [g for g in finished if len(first[id(g)]) == 1]  # one player alone in first place
+    drawn = [g for g in finished if n > 1 and len(first[id(g)]) == n]  # every player tied first
+    seat_wins = [sum(first[id(g)] == [p] for g in sole) for p in range(n)]
+    seat_shared = [sum(p in first[id(g)] for g in finished if len(first[id(g)]) > 1) for p in range(n)]
     seats = [{"seat": p, "agent": specs[p], "wins": wilson(seat_wins[p], len(finished)),
               "shared_first": seat_shared[p]} for p in range(n)]
     agents = {}

@@ -32,6 +32,7 @@ milliseconds (it never enumerates a domain), and a game the validator passes
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Iterable
 from math import prod
@@ -197,10 +198,12 @@ class Degrees:
         return kept[1]
 
 
-def rule_bounds(program: Program, degrees: Degrees | None = None) -> list[RuleBound] | None:
+def rule_bounds(program: Program, degrees: Degrees | None = None,
+                check: Callable[[], None] = lambda: None) -> list[RuleBound] | None:
     """The bound of each rule with a body, in program order; None if the analysis cannot end
     (only for a game the validator refuses: terms growing without bound). `degrees`: what is known of the
-    program's tables from bounds of programs with the same tables (kept there for the next)."""
+    program's tables from bounds of programs with the same tables (kept there for the next). `check` is called
+    before each rule's bound (a command's limits: a rule's join can take a tenth of a second)."""
     positions = _Positions()
     _add_facts(program.rules, positions)
     plain, readers = _with_bodies(program.rules)
@@ -208,7 +211,11 @@ def rule_bounds(program: Program, degrees: Degrees | None = None) -> list[RuleBo
         return None
     exact = _exact_relations(program.rules, {(r.head.relation, r.head.arity) for r, _ in plain})
     degrees = degrees if degrees is not None else Degrees()
-    return [_bound(rule, disjuncts, positions, exact, degrees) for rule, disjuncts in plain]
+    bounds = []
+    for rule, disjuncts in plain:
+        check()
+        bounds.append(_bound(rule, disjuncts, positions, exact, degrees))
+    return bounds
 
 
 def position_sizes(program: Program) -> dict[tuple[str, int], list[int]] | None:
@@ -540,15 +547,15 @@ def _unify_all(patterns: tuple[Term, ...], values: tuple[Term, ...], binding: di
 
 
 def too_large(program: Program, limit: int, path: str = "<gdl>", per_state: bool = False,
-              remedy: str | None = None) -> list[Diagnostic]:
+              remedy: str | None = None, check: Callable[[], None] = lambda: None) -> list[Diagnostic]:
     """An error when the game's rules can have more than `limit` ground instances in all, at the rule
     that can have the most (notes name the next ones); nothing when within it.
 
     With `per_state`, a warning instead: the game is not refused but played one state at a time
     (tgpl.asp.per_state), each state's grounding bounded on its own. `remedy`: the last note, what to
-    do instead (default: a larger --max-ground).
+    do instead (default: a larger --max-ground). `check`: a command's limits, checked at each rule's bound.
     """
-    bounds = rule_bounds(program)
+    bounds = rule_bounds(program, check=check)
     if bounds is None:
         return []
     total = sum(b.instances for b in bounds)

@@ -54,33 +54,40 @@ def gdl_program(path: str | Path, seed: int = 0, limits=None) -> Program:
 
 
 def _lowered(name: str, seed: int, limits=None) -> Program:
-    from tgpl.frontend.after_setup import chance_site_texts
     from tgpl.frontend.loader import load_program
-    from tgpl.lowering.chance import effect_roll_calls, setup_deal_calls, setup_roll_calls
-    from tgpl.lowering.lower import NotLowerable
-    from tgpl.pipeline import lower_game, not_lowerable
     from tgpl.runtime.game import Game, compile_program
 
     program = load_program(name)
     if not program.ok:
         errors = [d for d in program.diagnostics if d.is_error]
         raise BatchedLoadError(render_all(errors, program.sources))
+    return lowered_game(Game(program, compile_program(program), None), seed, limits).program
+
+
+def lowered_game(game, seed: int = 0, limits=None):
+    """A runtime game (tgpl.runtime.game.Game, no errors) lowered for the batched engine, as a LoweredGame: its
+    program and the encoding of runtime states as fluents (LoweredGame.state_fluents), which an MCTS agent's
+    batched leaf rollouts start from (tgpl.play.batched_leaf). Raises BatchedLoadError for a chance game (before
+    lowering) or one that does not lower."""
+    from tgpl.frontend.after_setup import chance_site_texts
+    from tgpl.lowering.chance import effect_roll_calls, setup_deal_calls, setup_roll_calls
+    from tgpl.lowering.lower import NotLowerable
+    from tgpl.pipeline import lower_game, not_lowerable
+
+    program = game.program
     sites = chance_site_texts(program)
     if sites and (effect_roll_calls(program) or setup_roll_calls(program) or setup_deal_calls(program)):
         # random moves in its GDL-II: not lowered (treasure's lowering would run for minutes before it is refused)
         raise BatchedLoadError(f"{sites[0]}: error: the batched engine plays deterministic games only: this game "
                                f"draws on chance at {', '.join(sites)}, random's moves in its GDL-II")
-    game = Game(program, compile_program(program), None)
     try:
-        lowered = lower_game(game, seed, limits=limits)
+        return lower_game(game, seed, limits=limits)
     except NotLowerable as e:
         message = render_all(not_lowerable(e, program.main), program.sources)
-        sites = chance_site_texts(program)
         if sites:  # whatever stopped the lowering, a game that draws on chance is not the batched engine's
             message += (f"\nthe batched engine plays deterministic games only: this game draws on chance at "
                         f"{', '.join(sites)} (GDL-II's random)")
         raise BatchedLoadError(message) from None
-    return lowered.program
 
 
 def check_size(program: Program, name: str, max_gates: int | None) -> int | None:
@@ -108,4 +115,4 @@ def _source_of(name: str) -> dict[str, str]:
         return {}
 
 
-__all__ = ["MAX_GATES", "BatchedLoadError", "chance_reason", "check_size", "gdl_program"]
+__all__ = ["MAX_GATES", "BatchedLoadError", "chance_reason", "check_size", "gdl_program", "lowered_game"]

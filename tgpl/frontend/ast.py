@@ -568,22 +568,31 @@ class Module:
 
 
 def walk(node):
-    """Every AST node under `node` (a node or a list of them), `node` first, depth first."""
-    if isinstance(node, list):
-        for x in node:
-            yield from walk(x)
-        return
-    if not isinstance(node, Node) and not isinstance(node, Module):
-        return
-    yield node
-    for child in children(node):
-        yield from walk(child)
+    """Every AST node under `node` (a node or a list of them), `node` first, depth first. Each
+    node's children are read once it has been yielded, as a recursive walk reads them; kept as a
+    stack, since a game's tree is walked many times while it loads (checks, the runtime's facts)."""
+    stack = [node]
+    pop, extend = stack.pop, stack.extend
+    while stack:
+        n = pop()
+        if isinstance(n, list):
+            extend(reversed(n))
+        elif isinstance(n, (Node, Module)):
+            yield n
+            extend(reversed(children(n)))
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def children(node):
     """The values of a node's fields but its span (nodes, lists of them, names, literals), in field order: what a
     walk that keeps its own context (the loops around it, the calls it is in) descends into."""
-    return [getattr(node, name, None) for name in node.__dataclass_fields__ if name != "span"]
+    cls = node.__class__
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(name for name in cls.__dataclass_fields__ if name != "span")
+    return [getattr(node, name, None) for name in names]
 
 
 def counted_for(s: For) -> tuple[str, float, int] | None:

@@ -1086,6 +1086,13 @@ class SegmentCompiler(_FunctionCompiler):
             c = self.differ(c, o, NULL)
             if c is None:
                 return []
+        elif isinstance(o, Var) and self.may_be_null(c, o):
+            # the object a function returned, which can be null where the state is not one the game reaches
+            # (Isolation's `KnightOf` after a search of the board finding no knight): the runtime would stop
+            # there, and without the test the rule could write an attribute of null, a fluent no `base` lists
+            c = self.differ(c, o, NULL)
+            if c is None:
+                return []
         if any(count.field == name for count in self.g.counted.values()):  # asked on its own (`proved`)
             self.g.flips.append(Flip(name, tuple(c.body), o, v, source, self.read_view(name),
                                      tuple((w, x) for a, w, x in c.store if a == name),
@@ -1094,6 +1101,13 @@ class SegmentCompiler(_FunctionCompiler):
         # an earlier write to the very same object is gone: reads from now on find this one first anyway
         c2.store = tuple(w for w in c.store if w[:2] != (name, o)) + ((name, o, v),)
         return [c2]
+
+    def may_be_null(self, c: SegClause, o: Var) -> bool:
+        """Whether `o` is bound on the way `c` by the result of a compiled function with a rule returning null."""
+        fns = {x.relation.split("|", 1)[0].split("~", 1)[0] for x in c.body
+               if isinstance(x, Atom) and "|result" in x.relation and x.args and x.args[-1] == o}
+        return any(r.head.args and r.head.args[-1] == NULL and "|result" in r.head.relation
+                   for hf in self.hc.functions.values() if hf.name in fns for r in hf.rules)
 
     def ranking(self, e, c: SegClause) -> list[tuple[SegClause, tuple]]:
         """`winner p` or `winner {{a, b}, {c}}` as the places of the roles, terms (a table when players are variables)."""
@@ -1953,9 +1967,10 @@ def board_count_passes(program) -> int:
         nonlocal most
         if isinstance(node, ast.For):
             counted = ast.counted_for(node)
-            bound = node.cond.right if counted is not None else None
-            if isinstance(bound, ast.NumberLit):
-                passes *= max(1, int(bound.value - counted[1]) + counted[2])
+            if counted is not None and isinstance(node.cond.right, ast.NumberLit):
+                passes *= max(1, int(node.cond.right.value - counted[1]) + counted[2])
+            elif _counted_from_an_expression(node):  # `y = x` to 5: at most the bound's passes, from 0
+                passes *= max(1, int(node.cond.right.value) + (node.cond.op == "<="))
         elif isinstance(node, ast.VarDecl):
             declared[node.name] = passes
         elif isinstance(node, ast.If) and passes > 1:
@@ -1970,6 +1985,17 @@ def board_count_passes(program) -> int:
         if isinstance(node, (ast.FunctionDef, ast.ActionDef, ast.PhaseDef, ast.TurnDef)):
             visit(node, 1, {})
     return most
+
+
+def _counted_from_an_expression(s: ast.For) -> bool:
+    """`for (number y = x; y < 5; y += 1)`: a counted loop to a number literal from a start that is not one (a
+    triangle of cells, pairs `j = i + 1`), which `board_count_passes` counts as from 0."""
+    init, cond, post = s.init, s.cond, s.post
+    return (isinstance(init, ast.VarDecl) and init.init is not None and isinstance(cond, ast.Binary)
+            and cond.op in ("<", "<=") and isinstance(cond.left, ast.Name) and cond.left.name == init.name
+            and isinstance(cond.right, ast.NumberLit) and isinstance(post, ast.Assign) and post.op == "+="
+            and isinstance(post.target, ast.Name) and post.target.name == init.name
+            and isinstance(post.value, ast.NumberLit) and post.value.value == 1)
 
 
 def _stepped_locals(block) -> set[str]:
@@ -2586,7 +2612,7 @@ class CompiledGame:
             whole = {r.head.relation for r in rules if prefix(r.head.relation) in kinds}
             wanted = {("overflow", 1), horn.INEXACT} | horn._tables_wanted(rules)
             wanted |= {(horn._asp_name(r.head.relation), len(r.head.args)) for r in rules if r.head.relation in whole}
-            sliced = horn._numeric_slice(rules, whole)
+            sliced = horn._numeric_slice(rules, whole, self.limits.check)
             model = self.laddered(sliced, facts, wanted, numeric, whole,
                                   part == "numbers" and _compares_values(sliced))
             for rel, n in ({(r.head.relation, len(r.head.args)) for r in rules if r.head.relation in whole}
@@ -2682,7 +2708,7 @@ class CompiledGame:
                 return id(x) in numeric and r not in inside
             return part == "numbers" and isinstance(x, Atom) and x.relation in results \
                 and prefix(x.relation) not in counting
-        kept = _without(rules, dropped, rx.domains)
+        kept = _without(rules, dropped, rx.domains, self.limits.check)
         if part == "numbers":
             unfollowed = unfollowed_result(rules, kept, dropped, list(inside), set(self.numeric_attrs))
             if unfollowed is not None:
@@ -2697,12 +2723,17 @@ class CompiledGame:
         it is proven to pass every bound, not after a grounding up to horn.BOUND. `compares`: its counters are
         compared with each other (`overflow_first`, asked first at each bound)."""
         for bound in rungs.rungs():
+            self.before_rung(bound)
             if compares and self.overflow_first(sliced, facts, numeric, whole, bound) is None:
                 continue
             model = self.grounded(sliced, facts, wanted, numeric, whole, bound)
             if model is not None:
                 return model
         raise AssertionError("at horn.BOUND, `grounded` gives the model or refuses")
+
+    def before_rung(self, bound: int) -> None:
+        """Called before the relaxation is grounded at `bound` (`laddered`): the dry run stops past its own bound
+        (tgpl.lowering.dry_ranges)."""
 
     def grounded(self, sliced: list[Rule], facts: dict[str, list[tuple]], wanted: set[tuple[str, int]],
                  numeric: set[int], whole: set[str], bound: int, inline: bool = False) -> dict | None:
@@ -3108,21 +3139,26 @@ class CompiledGame:
     def ends_initially(self, rules: list[Rule], targets: dict[int, tuple[str, str]]) -> None:
         """Raises Undefer, for a check asked at the initial state's control, where the checks asked of the initial
         state would end the game: the runtime never ran them there. The rules (the outcomes, the demands of their
-        calls, the functions') are evaluated with clingo on the initial state's values."""
+        calls, the functions') are evaluated with clingo on the initial state's values, outside this thread
+        (tgpl.limits.outside): nothing interrupts clingo's parsing and grounding, and Fanorona's rules took 6 s
+        of CPU there (33 s of a loaded machine's wall time past --max-seconds 60)."""
         facts: dict[str, list[tuple]] = {}
         for (obj, attr), fl in self.fluents.items():
             facts.setdefault(read_rel(attr), []).append((self.const(fl.obj), self.const(fl.initial, fl.type)))
         facts["#control"] = [(Const(f"#p:{self.u.control[0]}"), Const(self.u.control[1]), Const(self.u.control[2]))]
         rules = [Rule(self.internal(r.head), tuple(self.internal(x) for x in r.body)) for r in rules]
         self._static_facts(facts, rules)
-        ctl = clingo.Control(["--warn=none"], logger=lambda code, message: None)
-        ctl.add("base", [], horn._relaxed_program(rules, facts))
-        ctl.ground([("base", [])])
-        name = horn._asp_name("ended|")
-        with ctl.solve(yield_=True) as models:
-            for model in models:
-                if any(atom.name == name for atom in model.symbols(atoms=True)):
-                    raise Undefer(next(k for k, where in targets.items() if where == self.u.control[1:]))
+        self.limits.check()
+
+        def ended() -> bool:
+            ctl = clingo.Control(["--warn=none"], logger=lambda code, message: None)
+            ctl.add("base", [], horn._relaxed_program(rules, facts))
+            ctl.ground([("base", [])])
+            name = horn._asp_name("ended|")
+            with ctl.solve(yield_=True) as models:
+                return any(any(atom.name == name for atom in model.symbols(atoms=True)) for model in models)
+        if outside(ended, self.limits):
+            raise Undefer(next(k for k, where in targets.items() if where == self.u.control[1:]))
 
 
 VIEWS = ("view", "changed", "site", "sitechanged")
@@ -3285,17 +3321,20 @@ def _one_read_each(rule: Rule) -> Rule | None:
         rule = substitute(rule, binding)
 
 
-def _without(rules: list[Rule], dropped, domains: dict[tuple[str, int], str] | None = None) -> list[Rule]:
+def _without(rules: list[Rule], dropped, domains: dict[tuple[str, int], str] | None = None,
+             check: Callable[[], None] = lambda: None) -> list[Rule]:
     """The rules without the literals `dropped` says, and without what only those literals bound: a test, a
     lookup or an operation on such a value, in this rule and, through the positions of relations that hold
     one, where they are read (an over-approximation: dropping literals only adds rows).
 
     `domains`: positions that are not forgotten when nothing binds them but range over every value of a
-    relation of one argument (a counter's object: every object that has the counter)."""
+    relation of one argument (a counter's object: every object that has the counter). `check` is called at each
+    pass of either fixpoint (the command's limits)."""
     domains = domains or {}
     orphan: set[tuple[str, int]] = set()
     kept_of: dict[int, list] = {}
     while True:
+        check()
         grew = False
         for r in rules:
             kept = [x for x in r.body if not (isinstance(x, Atom) and dropped(x, r))]
@@ -3330,6 +3369,7 @@ def _without(rules: list[Rule], dropped, domains: dict[tuple[str, int], str] | N
     kept = [Rule(r.head, tuple(kept_of[id(r)]), r.span) for r in rules]
     forgetting: set[tuple[str, int]] = set()
     while True:  # a read forgotten may leave another head's value bound by nothing
+        check()
         made = [_forgotten(r, forgetting, domains) for r in kept]
         more = {(r.head.relation, k) for r in made for k in _unbound_positions(r) if (r.head.relation, k) in orphan}
         if more <= forgetting:
@@ -4004,7 +4044,7 @@ def compile_game(program, universe, check=None, tidy=None, repair: Repair | None
                 or _looked(lowered, tidy, staged, made_with, limits)
             lowered, as_made, again = look.mended, look.as_made, look.again
         if again is None:
-            lowered = _finished(lowered, staged)
+            lowered = _finished(lowered, staged, limits)
             limits.check()
             broken = check(lowered.program) if check is not None else []
             limits.check()
@@ -4078,19 +4118,23 @@ def _looked(lowered: LoweredGame, tidy: Callable[[LoweredGame], LoweredGame] | N
     return _Look(given, made, lowered, as_made, again)
 
 
-def _finished(lowered: LoweredGame, staged: StagedRepair | None) -> LoweredGame:
+def _finished(lowered: LoweredGame, staged: StagedRepair | None, limits: Limits) -> LoweredGame:
     """`lowered`, mended by the cheap stage (`_looked`), mended by the costly one and finished by the passes that
-    read the mended rules."""
+    read the mended rules, under the command's `limits` (checked between the passes, and inside the bounds of
+    the unfolding and the fold: Checkers's took 3 s of CPU in the unfolding's bounds)."""
     if staged is not None:
         lowered = lowered.with_program(staged.finished(lowered.program))
+    limits.check()
     # once the loops are tables (tgpl.asp.static_loops folds a loop whose relations are as compiled)
-    lowered = lowered.with_program(unfold_single_readers(lowered.program))
+    lowered = lowered.with_program(unfold_single_readers(lowered.program, limits.check))
+    limits.check()
     # a walk asked only whether its result is positive, asked backwards from where it stands
-    lowered = lowered.with_program(key_walks(lowered.program))
+    lowered = lowered.with_program(key_walks(lowered.program, limits.check))
+    limits.check()
     # the ways that read a move no player can make (two inputs unified) go
     lowered = lowered.with_program(without_unplayable(lowered.program))
     # rules alike but for an object (a loop's writes unrolled) one rule over a table
-    return lowered.with_program(fold_program(lowered.program))
+    return lowered.with_program(fold_program(lowered.program, limits))
 
 
 def _again(broken: list[Diagnostic], lowered: LoweredGame, made: _Settings) -> _Again | None:

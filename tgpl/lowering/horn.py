@@ -35,6 +35,7 @@ import json
 import math
 import re
 from collections import ChainMap
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from tgpl.frontend import ast
@@ -44,6 +45,7 @@ from tgpl.graphs import Partition
 from tgpl.lowering.grown_walks import grown_walk_in, grown_walk_rewrite
 from tgpl.lowering.closures import Closure, Reach, closure_of, reached_of
 from tgpl.lowering.existence import positive_form
+from tgpl.lowering.searches import Search, early_return, search_form
 from tgpl.lowering import rewrites
 from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Not, Rule, Term, Var
 from tgpl.lowering.symbolic import UObj, scalar_constant
@@ -290,6 +292,9 @@ class HornCompiler:
         self._building[key] = fc.hf
         try:
             hf = fc.run()
+            if self.for_segments and key not in hf.calls and self._low[key] == depth \
+                    and _negation_cycle(hf.rules, key + "|"):
+                hf = self._searched(fi, this, key)
             self.closure_cycle |= self._waits_on_closure(hf)
             if self._low[key] == depth:  # the first function of its recursion (or of none): all are done
                 members = {k: self.functions[k] for k, r in self._open.items() if r >= depth}
@@ -318,6 +323,24 @@ class HornCompiler:
             self._open[key] = low
         self.functions[key] = hf
         return hf
+
+    def _searched(self, fi, this: UObj | None, key: str) -> HornFunction:
+        """`fi`, whose rules compiled as written depend on themselves through `not` (a loop of independent
+        passes goes on where none returned, inside a loop compiled as a relation), compiled again as a search
+        (tgpl.lowering.searches); refused, located at a `return` in its loops with a rewrite that compiles,
+        where it is not of that form or its rules still have such a cycle."""
+        form = search_form(fi.defn)
+        if form is not None:
+            fc = _FunctionCompiler(self, fi, this, key, form)
+            self._building[key] = fc.hf
+            hf = fc.run()
+            if not _negation_cycle(hf.rules, key + "|"):
+                return hf
+        early = form.early if form is not None else early_return(fi.defn)
+        raise Unsupported.at(early.span if early is not None else fi.defn.name_span,
+                             "a loop that returns from inside another loop: its rules would depend on themselves "
+                             "through `not`, which GDL forbids (hint: return one constant from inside the loops, "
+                             "`return true;`, and another only as the function's last statement, `return false;`)")
 
     def _waits_on_closure(self, hf: HornFunction) -> set[str]:
         """The closures (tgpl.lowering.closures) a demand of `hf`'s depends on the result of, through `hf`'s own
@@ -358,29 +381,11 @@ class HornCompiler:
         """Refuses the functions of a recursion whose rules would depend on themselves through `not`, which
         GDL forbids (a relation is defined before its negation is read); located at a call that recurses."""
         own = tuple(k + "|" for k in members)
-        edges: dict[str, set[str]] = {}
-        negated: list[tuple[str, str]] = []
-        for hf in members.values():
-            for r in hf.rules:
-                for x in r.body:
-                    atom = x.literal if isinstance(x, Not) else x
-                    if not isinstance(atom, Atom) or not atom.relation.startswith(own):
-                        continue
-                    edges.setdefault(r.head.relation, set()).add(atom.relation)
-                    if isinstance(x, Not):
-                        negated.append((r.head.relation, atom.relation))
-        for head, rel in negated:
-            seen, todo = set(), [rel]
-            while todo:
-                x = todo.pop()
-                if x == head:
-                    e = Unsupported("a recursive call whose result is read under a negation: the rules would "
-                                    "depend on themselves through `not`, which GDL forbids")
-                    e.span = next((self._recursive_calls[k] for k in members if k in self._recursive_calls), None)
-                    raise e
-                if x not in seen:
-                    seen.add(x)
-                    todo.extend(edges.get(x, ()))
+        if _negation_cycle([r for hf in members.values() for r in hf.rules], own):
+            e = Unsupported("a recursive call whose result is read under a negation: the rules would "
+                            "depend on themselves through `not`, which GDL forbids")
+            e.span = next((self._recursive_calls[k] for k in members if k in self._recursive_calls), None)
+            raise e
 
     def positive_call(self, e: ast.Binary) -> tuple[ast.Call, bool] | None:
         """A comparison of a call with 0 that asks only whether the sum the function returns is positive
@@ -571,6 +576,30 @@ class HornCompiler:
         return name
 
 
+def _negation_cycle(rules: list[Rule], own: str | tuple[str, ...]) -> bool:
+    """Do `rules` read under `not` a relation of theirs (named from `own`, a prefix or several) that depends on
+    the head of the rule reading it (GDL forbids it: a relation is defined before its negation is read)?"""
+    edges: dict[str, set[str]] = {}
+    negated: list[tuple[str, str]] = []
+    for r in rules:
+        for x in r.body:
+            atom = x.literal if isinstance(x, Not) else x
+            if isinstance(atom, Atom) and atom.relation.startswith(own):
+                edges.setdefault(r.head.relation, set()).add(atom.relation)
+                if isinstance(x, Not):
+                    negated.append((r.head.relation, atom.relation))
+    for head, rel in negated:
+        seen, todo = set(), [rel]
+        while todo:
+            x = todo.pop()
+            if x == head:
+                return True
+            if x not in seen:
+                seen.add(x)
+                todo.extend(edges.get(x, ()))
+    return False
+
+
 def _names(nodes) -> set[str]:
     """Every name written in `nodes` (read or assigned: what the code there may read)."""
     return {n.name for n in ast.walk([x for x in nodes if x is not None]) if isinstance(n, ast.Name)}
@@ -617,9 +646,13 @@ def _satisfiable(c: Clause) -> Clause | None:
 
 class _FunctionCompiler:
     reach: Reach | None = None  # a subclass that compiles no function (a move's segments) keys no search
+    search: Search | None = None  # nor compiles a search again (tgpl.lowering.searches)
 
-    def __init__(self, hc: HornCompiler, fi, this: UObj | None, key: str):
+    def __init__(self, hc: HornCompiler, fi, this: UObj | None, key: str, search: Search | None = None):
         self.hc = hc
+        # a search with an early return compiled as "some way reaches it" (tgpl.lowering.searches), where
+        # compiled as written its rules depended on themselves through `not` (HornCompiler.compile)
+        self.search = search
         self.fi = fi
         self.this = this
         self.defn = fi.defn
@@ -684,6 +717,9 @@ class _FunctionCompiler:
         if self.hf.closure:
             self.closed(flow.returns, params, tuple(entry))
             return self.hf
+        if self.search is not None:
+            self.searched(flow.returns, params, tuple(entry))
+            return self.hf
         for c, v in flow.returns:
             if isinstance(v, STATIC):
                 raise Unsupported("returns a list")
@@ -713,6 +749,26 @@ class _FunctionCompiler:
         self.hf.rules.append(Rule(Atom(result, entry + (Const("yes"),)), (call, Atom(found, entry))))
         self.hf.rules.append(Rule(Atom(result, entry + (Const("no"),)),
                                   (call, Not(Atom(found, entry)))))
+
+    def search_value(self, e) -> Const:
+        """A search's constant (a literal) as the rules write it."""
+        return self.expr(e, Clause([], {}))[0][1]
+
+    def searched(self, returns: list[tuple[Clause, Value]], params: list[str], entry: tuple) -> None:
+        """A search's rules (tgpl.lowering.searches): each way to the early constant a rule of `|found`, the
+        code after each loop having gone on whatever its passes found (`exists_loop`); its result is that
+        constant where found, the one at the end where asked and not found."""
+        found, otherwise = self.search_value(self.search.found), self.search_value(self.search.otherwise)
+        for c, v in returns:
+            if v == found:
+                args = tuple(c.env.get(f"#{i}", c.env.get(p)) for i, p in enumerate(params))
+                self.hf.rules.append(Rule(Atom(self.name + "|found", args), tuple(c.body)))
+            elif v != otherwise:
+                raise Unsupported("a search returning other than its two constants")
+        call = Atom(self.name + "|call", entry)
+        self.hf.rules.append(Rule(Atom(self.name + "|result", entry + (found,)), (call, Atom(self.name + "|found", entry))))
+        self.hf.rules.append(Rule(Atom(self.name + "|result", entry + (otherwise,)),
+                                  (call, Not(Atom(self.name + "|found", entry)))))
 
     def reached(self, returns: list[tuple[Clause, Value]], entry: tuple) -> None:
         """A `contains` search's rules keyed by its start (tgpl.lowering.closures.reached_of): `|reach(x, s, r)`,
@@ -1036,7 +1092,9 @@ class _FunctionCompiler:
             entry.env[var] = i
             made = len(self.hf.rules)
             inner = self.block(s.body.body, [entry], live | _names([s.cond, s.post]) | set(keys))
-            if self.hf.closure and not inner.breaks and all(v == Const("yes") for _, v in inner.returns):
+            finding = Const("yes") if self.hf.closure else \
+                self.search_value(self.search.found) if self.search is not None else None
+            if finding is not None and not inner.breaks and all(v == finding for _, v in inner.returns):
                 # a closure's passes that only find: each pass's ways to `true` are rules of `|found` (`closed`;
                 # of `|reach`, a search keyed by its start: `reached`) of their own, positive, and the code after
                 # the loop goes on whatever they find. Where a pass found, the search is true already, so what
@@ -1942,7 +2000,8 @@ def _compiled(rules: list[Rule], model, calls: dict[str, int] | None = None) -> 
     return Compiled(out, tables)
 
 
-def _numeric_slice(rules: list[Rule], whole: set[str] = frozenset()) -> list[Rule]:
+def _numeric_slice(rules: list[Rule], whole: set[str] = frozenset(),
+                   check: Callable[[], None] = lambda: None) -> list[Rule]:
     """The relaxed rules cut down to what the tables need, an over-approximation that grounds small.
 
     The relaxation evaluates the compiled rules with every fluent read giving any value
@@ -1978,6 +2037,7 @@ def _numeric_slice(rules: list[Rule], whole: set[str] = frozenset()) -> list[Rul
                 keep.setdefault(x.relation, set(range(len(x.args))) if every else set())
     changed = True
     while changed:
+        check()
         changed = False
         for r in rules:
             changed |= _slice_rule(r, keep)[0]
@@ -2081,7 +2141,35 @@ def _slice_rule(r: Rule, keep: dict[str, set[int]]) -> tuple[bool, Rule]:
             body.append(x)
         elif all(v in given for v in _variables(x)):
             body.append(x)  # a test of what the slice has anyway (a knight's jumps, a side): it only cuts
-    return changed, Rule(head, tuple(body))
+    return changed, Rule(head, _operands_first(body))
+
+
+def _operands_first(body: list) -> tuple:
+    """`body` in its order, but each arithmetic or comparison literal after the literals that bind its
+    operands: the relaxed program asks for a table's rows from the literals before it (`_relaxed_program`), and
+    the slice may bind an operand only by a later literal (a loop's index forgotten in the loop's relation,
+    given by a table of the cells read further on: `y < 5` then `CellAt(x, y)`), which clingo refuses as
+    unsafe. Literals whose operands are bound stay where they were."""
+    placed: list = []
+    have: set = set()
+    waiting: list = []
+
+    def place(x) -> None:
+        placed.append(x)
+        have.update(_variables(x))
+
+    for x in body:
+        if isinstance(x, Atom) and x.relation in BUILTIN_TABLES and not set(_operands(x)) <= have:
+            waiting.append(x)
+            continue
+        place(x)
+        ready = True
+        while ready:
+            ready = next((w for w in waiting if set(_operands(w)) <= have), None)
+            if ready is not None:
+                waiting.remove(ready)
+                place(ready)
+    return tuple(placed + waiting)
 
 
 BUILTIN_TABLES = set(CALCS.values()) | set(COMPARE.values())

@@ -26,6 +26,7 @@ conditions read nothing but the key, and the keys are fewer than the rows.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import combinations
 
@@ -59,16 +60,21 @@ class _Walk:
     shown: tuple[int, ...]  # per argument of the exits but the result, the loop's argument it is (carried)
 
 
-def key_walks(program: Program) -> Program:
+def key_walks(program: Program, check: Callable[[], None] = lambda: None) -> Program:
     """`program` with each walk the module describes asked backwards, keyed by where it stands, by the readers
-    that only ask whether its result is positive."""
+    that only ask whether its result is positive. `check`: the command's limits, checked at each relation looked
+    at and each walk rewritten (Reversi's: a second of CPU)."""
     rules = list(program.rules)
     tables = table_relations(program)
     positive = {a.args[0] for a in tables.get(POSITIVE, ()) if len(a.args) == 2 and a.args[1] == Const("0")}
     if not positive:
         return program
-    walks = [w for rel in sorted(program.defined() - GDL_RELATIONS)
-             if (w := _walk(rules, rel, tables, positive)) is not None]
+    walks = []
+    for rel in sorted(program.defined() - GDL_RELATIONS):
+        check()
+        w = _walk(rules, rel, tables, positive)
+        if w is not None:
+            walks.append(w)
     if not walks or not any(r.head.relation == "base" for r in rules):
         return program
     names = ClingoNames()
@@ -82,6 +88,7 @@ def key_walks(program: Program) -> Program:
             rows[by_name[sym.name]].append(tuple(names.term(a) for a in sym.arguments))
     used = set(program.relations())
     for loop in rows:  # read again on the rules as rewritten so far (a rewrite moves the rules it keeps)
+        check()
         w = _walk(rules, loop, tables, positive)
         made = _keyed(rules, w, rows[loop], tables, positive, used) if w is not None else None
         if made is not None:

@@ -9,8 +9,10 @@ questions as the lowering (tgpl.lowering.lower.lower), in the same order, but st
    inputs as variables, or spelled out move by move;
 3. compiled moves: the segments are compiled (`compiled.CompiledGame.compile`, under a second for chess), which
    says what the compiled subset cannot take (`Unsupported`, at its statement), and their rules are counted
-   against the lowering's cap; the relaxation by clingo that follows (ranges, the moves that can be legal)
-   is not run: it is what takes a compiled lowering its time;
+   against the lowering's cap; then the counters' ranges are searched as the lowering searches them, up to a
+   smaller bound (tgpl.lowering.dry_ranges: a refusal there is the lowering's, past the bound "undecided"); the
+   rest of the relaxation by clingo (the moves that can be legal) is not run: it is what takes a compiled
+   lowering its time;
 4. moves spelled out: the symbolic execution is run with a budget of statements (`STEPS`) and of parts of
    conditions (`PARTS`), a few seconds' work. Within it, the execution and the search for the numbers'
    ranges run whole and their verdict is the lowering's own; past it, what was run is extrapolated (the
@@ -38,12 +40,13 @@ from tgpl.frontend.after_setup import reachable
 from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
 from tgpl.frontend.types import CallableType
 from tgpl.limits import Limits, unlimited
-from tgpl.lowering import execute
+from tgpl.lowering import execute, horn
 from tgpl.lowering.board_count import STEP_ATOMS
 from tgpl.lowering.chance import ROLL, Throw, phase_rolls, roll_name
 from tgpl.lowering.compiled import SEGMENT_RULES, CompiledGame, TooManySegments, action_ways
 from tgpl.lowering.counted_results import UnfollowedResult
 from tgpl.lowering.deferral import Undefer
+from tgpl.lowering.dry_ranges import RangesPastBound, compiled_ranges
 from tgpl.lowering.execute import NotLowerable, StateTooCostly
 from tgpl.lowering.horn import Unsupported
 from tgpl.lowering.lower import (PARTS_PER_WAY, SPELLED_PARTS, counts_the_board, fewer_collections, may_compile,
@@ -660,7 +663,8 @@ def _refuse(out: Assessment, span: Span | None, reason: str, predicted: bool = F
 
 
 def _compiled(out: Assessment, program, universe: Universe, limits: Limits, moves: str) -> bool:
-    """The segments compiled once (what `compiled.CompiledGame.lowered` does before its relaxation). True when
+    """The segments compiled once (what `compiled.CompiledGame.lowered` does before its relaxation), then the
+    counters' ranges searched as the lowering searches them, up to the dry run's bound (`dry_ranges`). True when
     the answer is final: they compile, or `--moves compiled` refuses what they cannot take; False when `auto`
     falls back to spelling the moves out."""
     game = CompiledGame(program, universe, frozenset(), None, {}, limits)
@@ -682,12 +686,31 @@ def _compiled(out: Assessment, program, universe: Universe, limits: Limits, move
             return _compiled_refused(out, program, game, moves, refused)
     except Unsupported as e:
         return _compiled_refused(out, program, game, moves, e)
+    ranged = None  # no number changes: no range to search, nothing there to refuse
+    try:
+        if game.numeric_attrs:
+            ranged = compiled_ranges(program, universe, limits)
+    except Unsupported as e:  # the lowering refuses the counters' ranges (as `Undefer`: none escapes compile_game)
+        return _compiled_refused(out, program, game, moves, e)
+    except RangesPastBound as e:
+        ranged = None
+        out.undecided = True
+        out.notes.append(f"undecided: the counters' ranges were searched up to {e.bound} (the lowering searches them "
+                         f"up to {horn.BOUND}): some pass it, none proven to grow without end; `tgpl to-gdl` decides")
     out.figures.update({"control states": len(game.phases), "ways through the segments": len(game.final)})
     if made is not None:
         out.figures["segment rules"] = made
-    out.notes.append("not run by the dry run: the relaxation by clingo that finds the counters' ranges and the "
-                     "moves that can be legal, and the check of the rules against GDL's restrictions")
-    counts = game.countable(set(game.numeric_attrs) - set(game.saturable()))
+    if ranged is not None:
+        out.figures["counters' ranges searched up to"] = ranged.bound
+    out.notes.append("not run by the dry run: the relaxation by clingo that finds the moves that can be legal, and "
+                     "the check of the rules against GDL's restrictions")
+    if ranged is not None and ranged.counted:  # the lowering proves these on its rules; unproved, it refuses
+        out.undecided = True
+        said = ", ".join(f"{c.holder}.{c.counter}" for _, c in sorted(ranged.counted.items()))
+        out.notes.append(f"undecided: the counters {said} are bounded only where they count the board, which the "
+                         "lowering proves by induction on the compiled rules and the dry run does not; `tgpl to-gdl` "
+                         "decides")
+    counts = game.countable(set(game.numeric_attrs) - set(game.saturable())) if ranged is None else {}
     if counts:  # the lowering proves them only where the relaxation finds them unbounded: unknown here
         said = ", ".join(f"{c.holder}.{c.counter} ({len(c.objects)} '{c.field}')" for _, c in sorted(counts.items()))
         out.notes.append(f"may count the board: {said}; where the relaxation cannot bound it, the lowering proves "

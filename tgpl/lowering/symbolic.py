@@ -336,7 +336,17 @@ def conj(*fs: Formula) -> Formula:
         if found is None:
             found = _CONJ[pair] = _conj(fs)
         return found
+    if len(fs) == 1:
+        return _alone(fs[0])
     return _conj(fs)
+
+
+def _alone(f: Formula) -> Formula:
+    """conj(f): f itself, its parts counted as `_conj` counts them when it builds f again (`lift` conjoins the cases
+    of one argument, a Choice's, one by one). A conjunction is clash-free, `_conj` the only one to build it."""
+    if f.kind == "and":
+        _work[0] += len(f.parts)
+    return f
 
 
 def _conj(fs: tuple) -> Formula:
@@ -377,13 +387,14 @@ def clash(parts: set | frozenset) -> bool:
     return False
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Conjuncts:
     """A clash-free set of conjuncts (no TRUE, FALSE or conjunction among them) with what they assign (cell ->
     value) and negate, so that whether more conjuncts clash with them is asked of those alone: multiplying out a
     condition (minimize._expand) extends terms of dozens of conjuncts by one or two, millions of times, and
     `clash` of the whole union went through every conjunct each time (Kalah's emission, a third of it).
-    `extended` is for sets that are not `general`."""
+    `extended` is for sets that are not `general`. Never changed once made, but not frozen: a frozen dataclass sets
+    each field through object.__setattr__, and `extended` makes millions of them (Jungle's sample, 5.5 million)."""
 
     parts: frozenset
     cells: dict
@@ -426,6 +437,8 @@ class Conjuncts:
 
 
 def disj(*fs: Formula) -> Formula:
+    if len(fs) == 1 and fs[0].kind != "or":  # a case of one path (`choice`): itself, no set built to find it
+        return fs[0]
     parts: set[Formula] = set()
     for f in fs:
         if f is TRUE:
@@ -746,6 +759,11 @@ Value = Union[None, bool, float, str, UObj, Num, Choice, Formula, list, dict, tu
 
 def vkey(v) -> object:
     """A hashable key that tells values apart as the runtime's `==` does (1 and true differ)."""
+    kind = type(v)
+    if kind is float:  # the common values first, by their exact type (`choice` asks it of every case)
+        return ("n", v)
+    if kind is str or v is None:
+        return v
     if isinstance(v, bool):
         return ("b", v)
     if isinstance(v, (int, float)):
@@ -765,7 +783,11 @@ def choice(pairs: Iterable[tuple[object, Formula]]) -> object:
             for w, g in v.cases:
                 if w is UNDEF:
                     continue
-                merged.setdefault(vkey(w), [w, []])[1].append(conj(f, g))
+                key = vkey(w)
+                found = merged.get(key)
+                if found is None:
+                    found = merged[key] = [w, []]
+                found[1].append(conj(f, g))
             continue
         if isinstance(v, Formula):
             for w, g in ((True, v), (False, neg(v))):
@@ -856,6 +878,20 @@ def lift(fn: Callable, *args) -> object:
     if not any(isinstance(a, (Choice, Formula)) for a in args):
         return fn(*args)
     out = []
+    if len(args) == 1:  # the product's loop without its tuples: member reads, indexes, one-argument calls
+        for v, f in cases_of(args[0]):
+            f = _alone(f)
+            if f is not FALSE:
+                out.append((fn(v), f))
+        return choice(out)
+    if len(args) == 2:  # comparisons and arithmetic: each pair of cases, in the product's order
+        right = cases_of(args[1])
+        for v, f in cases_of(args[0]):
+            for w, g in right:
+                h = conj(f, g)
+                if h is not FALSE:
+                    out.append((fn(v, w), h))
+        return choice(out)
     for combo in itertools.product(*(cases_of(a) for a in args)):
         f = conj(*(c[1] for c in combo))
         if f is FALSE:

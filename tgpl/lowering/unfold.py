@@ -16,19 +16,22 @@ unfolded rules' instances.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from tgpl.asp.estimate import rule_bounds
 from tgpl.lowering.ir import GDL_RELATIONS, Atom, Func, Or, Program, Rule, Term, Var, substitute
 
 
-def unfold_single_readers(program: Program) -> Program:
-    """`program` with each relation read by one rule only unfolded into it, where the bound does not grow."""
+def unfold_single_readers(program: Program, check: Callable[[], None] = lambda: None) -> Program:
+    """`program` with each relation read by one rule only unfolded into it, where the bound does not grow.
+    `check`: the command's limits, checked at each rule's bound (`rule_bounds`)."""
     rules = list(program.rules)
     picked = _candidates(rules)
     if not picked:
         return program
     made = {rel: _unfolded(rules, reader, defs) for rel, (reader, defs) in picked.items()}
     trial = _rebuilt(rules, picked, made)
-    before, after = rule_bounds(program), rule_bounds(Program(tuple(trial)))
+    before, after = rule_bounds(program, check=check), rule_bounds(Program(tuple(trial)), check=check)
     if before is None or after is None:
         return program
     bound_before = dict(zip([r for r in rules if r.body], (b.instances for b in before)))

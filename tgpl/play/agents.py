@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Callable, Protocol
 
-from tgpl.play.mcts import DEFAULT_ITERATIONS, MctsAgent
+from tgpl.play.mcts import MctsAgent, MctsOptions
 from tgpl.play.typed_moves import read_typed_move
 from tgpl.runtime.game import IllegalMove, Move, State
 from tgpl.runtime.rng import Pcg32
@@ -38,22 +38,19 @@ class FirstAgent:
 
 
 def automatic_agent(spec: str, seed: int, player: int) -> Agent:
-    """The agent a spec names (`random`, `first`, `mcts` or `mcts:N`, N iterations per move), for a seat.
+    """The agent a spec names (`random`, `first`, `mcts` or `mcts:N`, N iterations per move, with `:batched` or
+    `:batched=K` for leaves valued by K playouts on the batched engine, tgpl.play.batched_leaf), for a seat.
 
     Built from text so that worker processes (tgpl analyze --jobs) seat the same agents as
     `tgpl play --players`; raises ValueError on a spec naming no automatic agent.
     """
-    kind, colon, arg = spec.strip().partition(":")
+    kind, colon, _ = spec.strip().partition(":")
     if kind == "random" and not colon:
         return RandomAgent(seed, player)
     if kind == "first" and not colon:
         return FirstAgent()
     if kind == "mcts":
-        if not colon:
-            return MctsAgent(seed, player, DEFAULT_ITERATIONS)
-        if arg.isdigit() and int(arg) >= 1:
-            return MctsAgent(seed, player, int(arg))
-        raise ValueError(f"'{spec}': the iterations per move of mcts:N must be a positive whole number")
+        return MctsAgent(seed, player, options=MctsOptions.parse(spec))
     raise ValueError(f"unknown agent '{spec}'")
 
 

@@ -996,7 +996,8 @@ def explore(game: Game, limit: int = 1_000_000, seed: int = 0) -> dict:
         state = frontier.popleft()
         if state.is_terminal:
             terminal += 1
-            label = "draw" if len(state.ranking[0]) > 1 else f"player {state.ranking[0][0]}"
+            label = ("no winner" if not any(state.ranking) else "draw" if len(state.ranking[0]) > 1
+                     else f"player {state.ranking[0][0]}")
             wins[label] = wins.get(label, 0) + 1
             continue
         for move in state.legal_moves():

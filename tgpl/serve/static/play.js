@@ -265,6 +265,7 @@ function markCards() {
 function resultText(v) {
   if (!v.terminal) return "";
   const ranking = v.ranking || [];
+  if (!ranking.some(r => r.length)) return "game over: no winner";
   if (ranking.length === 1 && ranking[0].length > 1) return `game over: draw between players ${ranking[0].join(", ")}`;
   if (ranking.length === 1) return `game over: player ${ranking[0][0]} wins`;
   return "game over: " + ranking.map((r, i) => `${i + 1}. player ${r.join(", ")}`).join("; ");
