@@ -22,6 +22,7 @@ rules with a body, over issue 34's 2,000. Folded over a table of the cells (tgpl
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -209,6 +210,21 @@ def test_auto_refuses_halma5_before_spelling_out_its_moves(tmp_path):
     assert r.exit_code == 2 and not (tmp_path / "h.kif").exists()
     assert "halma5.tgpl:176:13: error: not lowerable: the moves cannot be compiled" in r.output, r.output
     assert "halma5.tgpl:123:12: error: not lowerable: spelled out move by move, the moves' effects" in r.output
+
+
+def test_dry_run_refuses_halma5_for_the_ways_its_steps_end_in():
+    """The dry run's answer is the forecast's: refused, predicted, at Step, where the lowering refuses it; every
+    one of Step's moves ends in 104 ways (the lowering's own count, measured over the 40 it runs before it refuses),
+    so the estimate is 104 times Step's legal moves as the sample's walk of the candidates extrapolates them (144
+    in the lowering; measured 15,024 ways for 144.5 moves), past three times the 4,096 the lowering allows one
+    control state."""
+    r = CliRunner().invoke(main, ["to-gdl", game("halma5"), "--dry-run", "--json"])
+    out = json.loads(r.output)
+    assert r.exit_code == 1 and out["verdict"] == "refused"
+    (ways,) = [x for x in out["refusals"] if x["predicted"]]
+    assert (ways["line"], ways["column"]) == (123, 12) and "about 104 a move of it" in ways["reason"]
+    estimate = out["figures"]["ways through one state's moves estimated"]
+    assert 3 * 4096 < estimate and abs(estimate - 104 * 144) <= 0.05 * 104 * 144  # the walk's moves, extrapolated
 
 
 def test_halma5_with_flags_lowers_compiled_and_validates(tmp_path):
