@@ -417,7 +417,6 @@ class _State:
         parts = sum(p for _, p in later) / len(later)
         return self.effect_steps + (moves - self.run) * steps, self.effect_parts + (moves - self.run) * parts
 
-
     def ways(self) -> _Ways | None:
         """The paths all the moves' effects of the state would end in, which the lowering bounds by
         execute.PATH_LIMIT before it merges them (`Lowering._segment`): for each action with a sampled move run
