@@ -18,6 +18,8 @@ the smallest game of Ends' scoring that the lowering once refused as a game that
 
 from __future__ import annotations
 
+import re
+
 from collections import Counter
 from pathlib import Path
 
@@ -343,7 +345,7 @@ def test_ends_is_refused_before_the_work_of_its_ranking(tmp_path, monkeypatch):
     """The refusal comes from the count of the calls' ways, before the ranking spells them out: the whole
     lowering builds fewer parts of conditions than the budget of one control state, which the scoring alone
     passed when the refusal waited for it (14.4 s of CPU; now 4.9 s). With the count of ways lifted, the same
-    game is still refused, by that budget, at the ranking's comparison: the count stood for that work."""
+    game is still refused, by that budget, at the ranking's count: the count of ways stood for that work."""
     start = work_done()
     r = CliRunner().invoke(main, ["to-gdl", game("ends"), "-o", str(tmp_path / "x.kif")])
     assert r.exit_code == 2, r.output
@@ -353,7 +355,10 @@ def test_ends_is_refused_before_the_work_of_its_ranking(tmp_path, monkeypatch):
     start = work_done()
     r = CliRunner().invoke(main, ["to-gdl", game("ends"), "-o", str(tmp_path / "x.kif")])
     assert r.exit_code == 2, r.output
-    assert "ends.tgpl:104:48: error: not lowerable: the lowering built conditions of more than" in r.output
+    # at the ranking's count (102: its loop, 104: its comparison): where the budget is passed depends on how the
+    # count's steps are built (tgpl.lowering.counted_ifs), not the refusal
+    assert re.search(r"ends\.tgpl:10[24]:\d+: error: not lowerable: the lowering built conditions of more than",
+                     r.output), r.output
     assert work_done() - start > execute.STATE_WORK
 
 

@@ -6,11 +6,12 @@ pieces there wins (else a draw).
 
 The runtime is checked against an independent model (each seat's cells as a set, the chain's trail as a tuple)
 on the move tree's first levels and seeded plays to their end. Then the lowering's result. Compiled, the moves are
-refused at once at `Game.Trail.clear()` (a list in the state). `auto` then spelled them out and refused them after
-25 s of CPU (over issue 34's 10 s for a refusal), at 3,000,000 parts of conditions in one control state, in
-`Arrived`'s scan of the board; it now asks the dry run's estimate first (tgpl.lowering.lowerable.spelled_forecast:
-about 33.6 million parts in the first control state, its first move's scan stopped by the sample's budget) and
-refuses in 4.3 s of CPU, with both reasons: the compiled refusal at the list, the spelled-out estimate at `EndTurn`.
+refused at once at `Game.Trail.clear()` (a list in the state). Spelled out, `Arrived`'s count (if-increments, a
+chain of relations: tgpl.lowering.counted_ifs) ends each of Step's 144 moves in 104 ways, and the lowering refuses
+the first control state at Step past 4,096 ways through the moves' effects, after tens of seconds of CPU (over
+issue 34's 10 s for a refusal); `auto` asks the dry run's estimate first (tgpl.lowering.lowerable.spelled_forecast:
+the ways its sampled Step ended in, times Step's moves) and refuses in seconds, with both reasons: the compiled
+refusal at the list, the spelled-out estimate at Step.
 A designer's rewrite (halma5_flags.tgpl: a `Visited` flag on each cell instead of the list, the other camp as "a
 camp, not mine" since `who + 1` is arithmetic on players, which compiled functions refuse) lowers compiled: it
 first failed its validation (a lowering bug, fixed: `test_a_player_field_fixed_after_setup_is_compared_as_a_player`);
@@ -21,6 +22,7 @@ rules with a body, over issue 34's 2,000. Folded over a table of the cells (tgpl
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -186,8 +188,9 @@ class _SpelledOn(Exception):
 
 def test_auto_refuses_halma5_before_spelling_out_its_moves(tmp_path):
     """`auto` answers from the estimate: the spelled-out run never passes 100,000 parts of conditions (before, it
-    ran on to one control state's 3,000,000), and the refusal says both why the moves were not compiled and what
-    spelling them out would cost."""
+    ran on to one control state's 3,000,000; with Arrived's count a chain of relations, to the 4,096 ways through
+    the moves' effects of its first state: 104 each of Step's 144 moves), and the refusal says both why the moves
+    were not compiled and what spelling them out would cost: the ways its sampled Step ended in, times its moves."""
     told: list[int] = []
 
     def progress(statements: int, parts: int) -> None:
@@ -199,13 +202,29 @@ def test_auto_refuses_halma5_before_spelling_out_its_moves(tmp_path):
     assert e.value.span.line == 176
     assert e.value.reason.startswith("the moves cannot be compiled: clear() changes the list 'Trail'")
     ((span, estimate),) = e.value.more
-    assert span.file.endswith("halma5.tgpl") and "in one control state" in estimate
-    assert "more than the 3,000,000 it allows one state" in estimate and "hint: " in estimate
+    assert span.file.endswith("halma5.tgpl") and (span.line, span.col) == (123, 12)  # at Step, as the lowering's
+    assert "in one control state would end in about " in estimate and "through Step: about 104 a move" in estimate
+    assert "more than the 4,096 ways through the moves' effects" in estimate and "hint: " in estimate
     assert max(told, default=0) <= 100_000
     r = CliRunner().invoke(main, ["to-gdl", game("halma5"), "-o", str(tmp_path / "h.kif")])
     assert r.exit_code == 2 and not (tmp_path / "h.kif").exists()
     assert "halma5.tgpl:176:13: error: not lowerable: the moves cannot be compiled" in r.output, r.output
-    assert "error: not lowerable: spelled out move by move, the lowering would build about " in r.output
+    assert "halma5.tgpl:123:12: error: not lowerable: spelled out move by move, the moves' effects" in r.output
+
+
+def test_dry_run_refuses_halma5_for_the_ways_its_steps_end_in():
+    """The dry run's answer is the forecast's: refused, predicted, at Step, where the lowering refuses it; every
+    one of Step's moves ends in 104 ways (the lowering's own count, measured over the 40 it runs before it refuses),
+    so the estimate is 104 times Step's legal moves as the sample's walk of the candidates extrapolates them (144
+    in the lowering; measured 15,024 ways for 144.5 moves), past three times the 4,096 the lowering allows one
+    control state."""
+    r = CliRunner().invoke(main, ["to-gdl", game("halma5"), "--dry-run", "--json"])
+    out = json.loads(r.output)
+    assert r.exit_code == 1 and out["verdict"] == "refused"
+    (ways,) = [x for x in out["refusals"] if x["predicted"]]
+    assert (ways["line"], ways["column"]) == (123, 12) and "about 104 a move of it" in ways["reason"]
+    estimate = out["figures"]["ways through one state's moves estimated"]
+    assert 3 * 4096 < estimate and abs(estimate - 104 * 144) <= 0.05 * 104 * 144  # the walk's moves, extrapolated
 
 
 def test_halma5_with_flags_lowers_compiled_and_validates(tmp_path):

@@ -42,8 +42,8 @@ from tgpl.lowering.universe import list_cell, member_of
 from tgpl.lowering.saturate import saturated_value
 from tgpl.limits import Limits, unlimited
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, AnyLit, CallLit, CmpLit, ControlLit, FluentLit, Formula, HornLit, MoveLit, Num, UObj,
-    ViewLit,
+    FALSE, TRUE, UNDEF, AnyLit, CallLit, CmpLit, ControlLit, CountLit, CountSite, FluentLit, Formula, HornLit,
+    MoveLit, Num, UObj, ViewLit,
     by_id, cases_of, conj, disj, is_bool_table, lit, literal_value, literals, literals_of, neg, rebuild,
     scalar_constant, settle, value_identity,
 )
@@ -339,6 +339,8 @@ class Emitter:
             return Atom(self.prop(lit(key)))
         if isinstance(key, CallLit):
             return self.call_atom(key)
+        if isinstance(key, CountLit):
+            return Atom(self.count_relation(key.site), (self.value(key.value),))
         if isinstance(key, HornLit):
             self._horn_demand.setdefault((key.function, key.context), set()).add(key.args)
             value = self.horn_term(self.horn_const(key.value))
@@ -518,6 +520,24 @@ class Emitter:
                             self.rules.append(Rule(Atom(changed, (self.obj(fl.obj),)), tuple(pb)))
         return name
 
+    def count_relation(self, site: CountSite) -> str:
+        """`(name value)`: a local counted by tests has the value after its step (tgpl.lowering.counted_ifs),
+        its rules emitted once: each path that ran the step, each case of the count it left there, each
+        disjunct of the case's condition (the count before the step and the test, or its negation)."""
+        slot = ("count", site.id)
+        name = self.props.given.get(slot)
+        if name is not None:
+            return name
+        name = self.props.name(slot, site.name)
+        for pc, cases in site.contributions:
+            for value, f in cases:
+                head = Atom(name, (self.value(value),))
+                for part in (f.parts if f.kind == "or" else (f,)):
+                    b = self.body(conj(pc, part))
+                    if b is not None:
+                        self.rules.append(Rule(head, tuple(b)))
+        return name
+
     def call_atom(self, key: CallLit) -> Atom:
         """`(function args... value)`, its rules emitted once per call (a version per distinct meaning).
 
@@ -588,12 +608,17 @@ class Emitter:
         found = self._read.get(group)
         if found is None:
             views: set[int] = set()
-            for _, f in key.cases:
-                for k in literals(f):
+            todo = [f for _, f in key.cases]
+            seen: set[int] = set()
+            while todo:
+                for k in literals(todo.pop()):
                     if isinstance(k, ViewLit):
                         views.add(k.view)
                     elif isinstance(k, CallLit):
                         views.update(self._views_read(k))
+                    elif isinstance(k, CountLit) and k.site.id not in seen:  # the views its steps read
+                        seen.add(k.site.id)
+                        todo.extend(conj(pc, f) for pc, cases in k.site.contributions for _, f in cases)
             found = self._read[group] = tuple(sorted(views))
         return found
 
@@ -960,7 +985,7 @@ class Emitter:
         for ranking in results:
             if unscored(ranking, self.u.players):
                 continue  # `winner {}` among several players: no goals (as the runtime's verify); alone, a loss
-            for i, g in enumerate(goals_of([list(x) for x in ranking], self.u.players)):
+            for i, g in enumerate(goals_of_places(ranking, self.u.players)):
                 end.append(Rule(Atom("goal", (Const(self.roles[i]), Const(str(g)))),
                                 (Atom("true", (self.result(ranking),)),)))
         numbers = list(dict.fromkeys(self.numbers))
@@ -1043,6 +1068,21 @@ def places_of(ranking: tuple, players: int) -> list[int | None]:
     if not place:
         return [None] * players
     return [place.get(p, ahead + 1) for p in range(players)]
+
+
+def goals_of_places(ranking: tuple, players: int) -> list[int]:
+    """The goals of the places a ranking gives (`places_of`), as the runtime ranks: what the GDL's
+    `(result ...)` term says, so that each term has one goal per role (decision 74). A ranking that
+    names a player in two groups has other goals at the runtime (`goals_of` counts the player twice),
+    yet the places of the first group the player is in: such a ranking comes from a path whose condition
+    can never hold (`place[p] == 1` and `place[p] == 2`, a contradiction the symbolic execution left
+    within a disjunction), and its goals, written by the ranking, gave a real ranking's term a second
+    goal (tests/data/lowering/ranked_counts.tgpl)."""
+    places = places_of(ranking, players)
+    if places[0] is None:
+        return goals_of([], players)
+    order = sorted(set(places))
+    return goals_of([[i for i, p in enumerate(places) if p == k] for k in order], players)
 
 
 def _else_as_negation(cases: tuple) -> tuple:

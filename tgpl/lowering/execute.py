@@ -31,6 +31,9 @@ from tgpl.frontend import ast
 from tgpl.frontend.after_setup import after_setup_nodes, reachable
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
+from tgpl.lowering.counted_ifs import (
+    IfStep, SitePcs, conjuncts, countable, if_step, move_of, named, plain, step_cases, worth,
+)
 from tgpl.lowering.chance import DEALT_ITEMS, PHASE_THROW, PILE, dealt_decks, left_cell, roll_sides, shuffle_refusal
 from tgpl.lowering.grown_walks import grown_lists, grown_walk_rewrite
 from tgpl.lowering.horn import HornCompiler, Overflow, Unsupported
@@ -40,7 +43,7 @@ from tgpl.lowering.minimize import minimize
 from tgpl.lowering.rewrites import marked_items_hint
 from tgpl.lowering.saturate import capped
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, HornLit, Formula, Num, Partial, UObj, as_formula, cases_of, choice,
+    FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, CountSite, HornLit, Formula, Num, Partial, UObj, as_formula, cases_of, choice,
     conj, disj, equal_concrete, is_bool_table, is_number, is_symbolic, lift, lit, literal_value, literals, neg,
     restrict, sym_arith, sym_compare, sym_equal, sym_not, truth, value_identity, vkey, work_done,
 )
@@ -447,6 +450,11 @@ class Executor:
         self.view_reader = view_reader
         self.viewable = viewable if view_reader is not None else frozenset()  # cells read through views
         self.views: list[View] = []
+        self.counts: list[CountSite] = []  # the counts by tests (tgpl.lowering.counted_ifs), by id
+        self.count_ids: dict[tuple, CountSite] = {}  # (the if's place, the visit) -> its site
+        self._if_steps: dict[int, object] = {}  # id of an if -> its IfStep or None
+        self._plains: dict[int, bool] = {}  # formula id -> whether a count's step may read it
+        self._site_pcs: dict[int, SitePcs] = {}  # a count site's id -> its contributions' conditions, by move
         self.view_ids: dict[tuple, int] = {}  # (site, attribute, visit) -> view id
         self.defined: dict[tuple, object] = {}  # pure calls already run once (`defined_once`)
         self._expr_methods: dict[type, object] = {}  # AST class -> its expr_ method (eval runs very often)
@@ -876,6 +884,13 @@ class Executor:
         return [q for q, _ in self.eval(s.expr, p)]
 
     def stmt_If(self, s: ast.If, p: Path) -> list[Path]:
+        step = self._if_steps.get(id(s), _MISSING)
+        if step is _MISSING:
+            step = self._if_steps[id(s)] = if_step(s)
+        if step is not None:
+            counted = self.counted_if(s, step, p)
+            if counted is not None:
+                return counted
         out = []
         for q, c in self.eval(s.cond, p):
             for r, value in self.fork_on(q, c):
@@ -888,6 +903,71 @@ class Executor:
                 else:
                     out.append(r)
         return self.merge(out)
+
+    def counted_if(self, s: ast.If, step: IfStep, p: Path) -> list[Path] | None:
+        """An `if` that only adds to a local number, run without forking p: the local becomes its values by
+        cases, a chain of relations where a count by cases goes in (tgpl.lowering.counted_ifs). None where the
+        step is no such count (the `if` then runs as any other)."""
+        scope = p.lookup(step.name)
+        if scope is None or self._probing or not _pure(s.cond) or not self._plain(p.pc):
+            return None
+        old = scope[step.name]
+        if not countable(old, self._plain):
+            return None
+        added = []
+        for e in (step.then, step.orelse):
+            if e is None:
+                added.append(0.0)
+                continue
+            got = self.eval(e, p)
+            if len(got) != 1 or got[0][0] is not p or not countable(got[0][1], self._plain):
+                return None
+            added.append(got[0][1])
+        got = self.eval(s.cond, p)
+        if len(got) != 1 or got[0][0] is not p:
+            return None
+        t = truth(got[0][1])
+        if t is None:
+            return []  # no bool: the runtime stops (fork_on)
+        f, g = t
+        if f is TRUE or g is TRUE or not self._plain(f) or not self._plain(g):
+            return None
+        self.label(f)
+        self.label(g)
+        cases = step_cases(old, step.op, [(f, added[0]), (g, added[1])])
+        if not worth(old, added):
+            scope[step.name] = choice(cases)
+            return [p]
+        scope[step.name] = named(self.count_site(s, step.name, p), p.pc, cases)
+        return [p]
+
+    def _plain(self, f: Formula) -> bool:
+        """`counted_ifs.plain`, once per formula."""
+        got = self._plains.get(f.id)
+        if got is None:
+            got = self._plains[f.id] = plain(f)
+        return got
+
+    def count_site(self, s: ast.If, name: str, p: Path) -> CountSite:
+        """The relation p's step at `s` contributes to: the first of the step's sites whose contributions'
+        conditions each exclude p's (`conj` is FALSE only where they do). The paths of the moves of one control
+        state share one (they are exclusive, by their moves), so its rules generalise over the moves; a path that
+        comes back (a loop, a second call), a legal move's filter and the move's effect (the filter's condition
+        is part of the effect's), or a pure call run once for every state (condition true) each get another."""
+        key = (s.span.file, s.span.line, s.span.col)
+        mine = frozenset(conjuncts(p.pc))
+        move = move_of(mine)
+        n = 0
+        while True:
+            site = self.count_ids.get((key, n))
+            if site is None:
+                site = self.count_ids[(key, n)] = CountSite(len(self.counts), name)
+                self.counts.append(site)
+                self._site_pcs[site.id] = SitePcs()
+                return site
+            if self._site_pcs[site.id].exclude(site, mine, move):
+                return site
+            n += 1
 
     def stmt_While(self, s: ast.While, p: Path) -> list[Path]:
         return self.loop(s.cond, s.body, None, [p], s.span)

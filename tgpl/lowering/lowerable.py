@@ -16,8 +16,9 @@ questions as the lowering (tgpl.lowering.lower.lower), in the same order, but st
 4. moves spelled out: the symbolic execution is run with a budget of statements (`STEPS`) and of parts of
    conditions (`PARTS`), a few seconds' work. Within it, the execution and the search for the numbers'
    ranges run whole and their verdict is the lowering's own; past it, what was run is extrapolated (the
-   statements a move took, times the moves of its control state) and compared with the executor's own
-   budgets (`execute.STEP_LIMIT`, `execute.WORK_LIMIT`): a game whose estimate passes them is refused, at
+   statements a move took, times the moves of its control state; the ways each control state's moves end in,
+   those a move ended in times the moves) and compared with the executor's own budgets (`execute.STEP_LIMIT`,
+   `execute.WORK_LIMIT`, `execute.PATH_LIMIT`): a game whose estimate passes them is refused, at
    the code that ran most, as the lowering would refuse it after minutes; one within them is said to lower
    (estimated), the ranges not searched, but for a game whose lists keep running totals (decision 113), whose
    ranges decide (examples/treasure.tgpl): "undecided".
@@ -69,8 +70,8 @@ STOPPED_ERROR = 3
 """How much more a control state's estimate may err where its sample stopped inside a move (`_stopped_state_parts`):
 that move counted as whole, its cost taken for every move of the state, where the first moves of a state pay for
 calls that the later ones share (Teeko's first moves: 5.6 times its later ones'). Halma on 5 x 5
-(tests/data/designers/halma5.tgpl) stops in its first move's scan of the board: about 20 times the lowering's
-budget of one state, which refuses it there after 25 s of CPU."""
+(tests/data/designers/halma5.tgpl) stops in its second move: about 15.5 million parts for its first state, under
+this factor, so its refusal is predicted by the ways its moves end in instead (`_State.ways`)."""
 SAMPLE = 2
 """Moves of each action the sampled run takes through each control state's segment (the first ones found)."""
 SAMPLE_MORE = 1
@@ -399,6 +400,10 @@ class _State:
     effect_steps: int = 0  # of those, in the moves' own effects (the rest, the phases entered, is shared)
     effect_parts: int = 0
     costs: list[tuple[int, int]] = field(default_factory=list)  # statements and parts of each move's effect run
+    # action -> the paths each of its sampled moves' effects ended in (`Lowering.effect_paths`), moves run whole only
+    ends: dict[str, list[int]] = field(default_factory=dict)
+    actions: dict[str, object] = field(default_factory=dict)  # action -> its definition (ast.ActionDef), where run
+    action_moves: dict[str, float] = field(default_factory=dict)  # action -> its legal moves, estimated
     begun_parts: int = 0  # the parts of the moves' effects (`_DryLowering.effect_parts`) when its segment began
 
     def effects(self, moves: float) -> tuple[float, float]:
@@ -411,6 +416,34 @@ class _State:
         steps = sum(s for s, _ in later) / len(later)
         parts = sum(p for _, p in later) / len(later)
         return self.effect_steps + (moves - self.run) * steps, self.effect_parts + (moves - self.run) * parts
+
+    def ways(self) -> _Ways | None:
+        """The paths all the moves' effects of the state would end in, which the lowering bounds by
+        execute.PATH_LIMIT before it merges them (`Lowering._segment`): for each action with a sampled move run
+        whole, the mean of its sampled moves' paths times its legal moves. A move's paths are its effect's
+        branches on the state, which no earlier move's calls make cheaper (unlike its statements and parts), so
+        the mean of the first moves is read as every move's. None where no move was run whole."""
+        through = {name: sum(ends) / len(ends) * max(self.action_moves.get(name, 0.0), len(ends))
+                   for name, ends in self.ends.items() if ends}
+        if not through:
+            return None
+        name = max(through, key=lambda n: through[n])
+        ends = self.ends[name]
+        return _Ways(sum(through.values()), name, through[name], sum(ends) / len(ends),
+                     max(self.action_moves.get(name, 0.0), len(ends)), self.actions.get(name))
+
+
+@dataclass
+class _Ways:
+    """A control state's forecast of the paths its moves' effects end in (`_State.ways`): in all, and through
+    the action most of them go through, a move of it on average, its moves, and its definition (None: random's)."""
+
+    total: float
+    action: str
+    through: float
+    per_move: float
+    moves: float
+    defn: object
 
 
 class _DryLowering(Lowering):
@@ -478,11 +511,12 @@ class _DryLowering(Lowering):
         """The statements, parts and moves of the state's legal moves, each pair's scaled by how far its walk got."""
         found: dict[str, int] = {}
         for m, _ in legal or ():
-            name = m.action.name if m.action is not None else ROLL  # random's (roll k): tgpl.lowering.chance
+            name = _action_name(m)  # random's (roll k): tgpl.lowering.chance
             found[name] = found.get(name, 0) + 1
         ends = [p[1:3] for p in self.pairs[1:]] + [[self.ex.steps, self.parts]]
         st.legal_steps = st.legal_parts = 0
         st.legal_moves = 0.0
+        st.action_moves = {name: float(n) for name, n in found.items()}
         counted: set[str] = set()
         for (action, steps, parts, done), (end, end_parts) in zip(self.pairs, ends):
             done = max(done, 1e-6)
@@ -491,6 +525,7 @@ class _DryLowering(Lowering):
             if action not in counted:
                 counted.add(action)
                 st.legal_moves += found.get(action, 0) / done
+                st.action_moves[action] = found.get(action, 0) / done
 
     def segment(self, cs: tuple, legal):
         st = self.states[-1]
@@ -899,13 +934,33 @@ class _Sampled:
             if taken.get(id(m.action), 0) >= lw.sample and lw.effect_steps - begin >= lw.sample_steps:
                 continue
             if last is not None:
-                st.costs.append((lw.effect_steps - last[0], lw.effect_parts - last[1]))
+                self._ran(last)
             taken[id(m.action)] = taken.get(id(m.action), 0) + 1
             st.run += 1
-            last = (lw.effect_steps, lw.effect_parts)
+            last = self._taken(m)
             yield m, f
         if last is not None:
-            st.costs.append((lw.effect_steps - last[0], lw.effect_parts - last[1]))
+            self._ran(last)
+
+    def _ran(self, last: tuple) -> None:
+        """What the move taken at `last` (statements, parts, paths so far, its action) took, now it is over."""
+        lw, st = self.lw, self.st
+        steps, parts, paths, action = last
+        st.costs.append((lw.effect_steps - steps, lw.effect_parts - parts))
+        st.ends.setdefault(action, []).append(len(lw.effect_paths) - paths)
+
+    def _taken(self, m) -> tuple:
+        """Where a move taken now begins: statements, parts and paths so far, its action (whose definition the
+        state keeps, for the refusal's place)."""
+        lw, name = self.lw, _action_name(m)
+        if m.action is not None:
+            self.st.actions.setdefault(name, m.action)
+        return lw.effect_steps, lw.effect_parts, len(lw.effect_paths), name
+
+
+def _action_name(m) -> str:
+    """The name a move's action goes by in the dry run's counts (random's moves: ROLL)."""
+    return m.action.name if m.action is not None else ROLL
 
 
 def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> None:
@@ -939,11 +994,15 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
         busiest_state = max(busiest_state, state_parts)
     total_steps = max(total_steps, first)
     state_parts = _stopped_state_parts(lw)
+    forecasts = [w for st in lw.states if st.legal is not None for w in [st.ways()] if w is not None]
+    most = max(forecasts, key=lambda w: w.total, default=None)  # the state whose moves end in the most paths
     if lw.ex.loop_cuts:  # the passes past the cut, which the lowering runs once it knows the ranges, are not counted
         exact = False
     out.figures.update({"control states met": len(lw.states), "statements run": first + lw.ex.steps,
                         "statements estimated": int(total_steps), "parts estimated": int(total_parts),
                         "moves estimated": int(legal_total)})
+    if most is not None:  # the paths the moves' effects end in, in the state with the most (execute.PATH_LIMIT)
+        out.figures["ways through one state's moves estimated"] = int(most.total)
     busiest = _busiest(lw, out.parts)
     over_steps = total_steps > ESTIMATE_ERROR * execute.STEP_LIMIT
     over_parts = total_parts > ESTIMATE_ERROR * execute.WORK_LIMIT
@@ -970,6 +1029,13 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
                 f"spelled out move by move, the lowering would build about {int(busiest_state):,} parts of "
                 f"conditions in one control state{where}, more than the {execute.STATE_WORK:,} it allows one state: "
                 "it would be refused after minutes", predicted=True)
+    elif most is not None and most.total > ESTIMATE_ERROR * execute.PATH_LIMIT:
+        span = most.defn.name_span if most.defn is not None else None
+        _refuse(out, span, f"spelled out move by move, the moves' effects in one control state would end in about "
+                           f"{int(most.total):,} ways ({int(most.through):,} through {most.action}: about "
+                           f"{most.per_move:,.0f} a move of it, {int(most.moves):,} moves), more than the "
+                           f"{execute.PATH_LIMIT:,} ways through the moves' effects the lowering allows one state: "
+                           "it would be refused once it had run them", predicted=True)
     elif busiest_state > execute.STATE_WORK:
         # the game's budgets may hold while one state's does not: the lowering refuses such a state where it
         # passes STATE_WORK (tests/data/designers/jungle.tgpl: about 8.7 million parts in its second state)
@@ -977,6 +1043,13 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
         out.notes.append(f"undecided: one control state's estimate, about {int(busiest_state):,} parts of conditions, "
                          f"passes the {execute.STATE_WORK:,} the lowering allows one state by less than "
                          f"{ESTIMATE_ERROR} times, the error a sample can make; `tgpl to-gdl --no-validate` gives "
+                         "the lowering's own answer")
+    elif most is not None and most.total > execute.PATH_LIMIT:
+        out.undecided = True
+        out.notes.append(f"undecided: one control state's moves' effects would end in about {int(most.total):,} "
+                         f"ways ({int(most.through):,} through {most.action}), past the {execute.PATH_LIMIT:,} the "
+                         f"lowering allows one state by less than {ESTIMATE_ERROR} times, the error a sample can make "
+                         "(its moves may branch more or less than the others); `tgpl to-gdl --no-validate` gives "
                          "the lowering's own answer")
     elif near:
         out.undecided = True

@@ -321,6 +321,9 @@ class Lowering:
         self.ex.limits = self.limits  # checked at every statement run
         self.moves: list[MoveInfo] = []
         self._move_ids: dict[tuple, MoveInfo] = {}
+        # the paths the moves' effects of the control state under way have ended in so far, those PATH_LIMIT
+        # bounds (`_segment`): the dry run reads how many each move adds (tgpl.lowering.lowerable)
+        self.effect_paths: list[Path] = []
         # the actions whose die random throws (tgpl.lowering.chance): a move of one hands control to random, in
         # a control state (player, turn, phase, the move's index) whose moves are random's (roll k)
         self.rolls = action_rolls(program)[0]
@@ -816,6 +819,7 @@ class Lowering:
         if self.cut_ranges is not None:  # past the cut, a path goes on where a shorter cut's ranges reach it
             ranges = self.cut_ranges
             self.ex.reached = lambda pc: _cut_reached(pc, ranges, self.limits.check) is True
+        self.effect_paths = []
         try:
             paths = self._segment(cs, legal)
         finally:
@@ -835,6 +839,7 @@ class Lowering:
         if len(cs) == 4:
             return self._thrown(cs, ctrl, legal)
         paths: list[Path] = []
+        self.effect_paths = paths
         ways: dict[int, tuple] = {}  # id(action) -> (action, paths its effects ended in)
         for m, _ in legal:
             self.limits.check()
@@ -1118,6 +1123,11 @@ class Lowering:
                     if isinstance(v, (Choice, Partial)):
                         for _, f in v.cases:
                             walk(f)
+        for site in self.ex.counts:  # the tests of counts (tgpl.lowering.counted_ifs), in their relations' rules
+            for pc, cases in site.contributions:
+                walk(pc)
+                for _, f in cases:
+                    walk(f)
         if worst is None:
             return
         combos, key = worst

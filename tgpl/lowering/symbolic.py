@@ -195,6 +195,40 @@ class HornLit:
         return f"{self.function}@{self.context}{self.args!r}={self.value!r}"
 
 
+class CountSite:
+    """A local number counted by tests (`if (x == k) { n += 1; }`) as a relation of its values after one such
+    step (tgpl.lowering.counted_ifs): `contributions` are (path condition, ((value, formula), ...)) of each path
+    that ran the step, their conditions exclusive, as a view's are. Equal by identity, hashed by its number, so
+    that sets of literals iterate in an order the lowering alone sets."""
+
+    __slots__ = ("id", "name", "contributions")
+
+    def __init__(self, number: int, name: str):
+        self.id = number
+        self.name = name
+        self.contributions: list[tuple[Formula, tuple]] = []
+
+    def __hash__(self) -> int:
+        return self.id
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __repr__(self) -> str:
+        return f"{self.name}#{self.id}"
+
+
+@dataclass(frozen=True, slots=True)
+class CountLit:
+    """The counted local of `site` has the value `value` after its step (a row of the chain of its counts)."""
+
+    site: CountSite
+    value: object
+
+    def __repr__(self) -> str:
+        return f"{self.site!r}={self.value!r}"
+
+
 @dataclass(frozen=True, slots=True)
 class AnyLit:
     """Some call of `function` (reading the views `context`) returns true: `body` is the union of the
@@ -255,6 +289,8 @@ def _exclusive_cell(key) -> object:
         return ("horn", key.function, key.context, key.args)
     if kind is CallLit:
         return ("call", key.function, key.args, key.cases)
+    if kind is CountLit:
+        return ("count", key.site.id)
     return None
 
 
