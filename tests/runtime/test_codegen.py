@@ -194,7 +194,7 @@ def test_inline_equality_agrees_with_the_machines_for_every_kind_of_value():
                   (a_type, None), (a_type, a_type)]:
         g = BlockGenerator.__new__(BlockGenerator)
         g.counter = 0
-        g.numeric, g.quick = set(), None  # no optimistic spelling
+        g.numeric = set()
         code = g.equal("x", "y", *types)
         ns = dict(_HELPERS, _eq=_equal)
         domain = (objects if types == (a_type, a_type)

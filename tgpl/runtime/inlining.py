@@ -25,6 +25,8 @@ spelling of the reads it holds, as is all code made of it (`BlockGenerator.both`
 
 from __future__ import annotations
 
+import re
+from itertools import accumulate
 from typing import TYPE_CHECKING, Protocol
 
 from tgpl.frontend import ast
@@ -77,7 +79,6 @@ class Generator(Protocol):
     bound: set[str]
     quick_bound: set[str]
     memo_tables: list[int]
-    quick: dict[str, str] | None
 
     def both(self, spell, *parts: str) -> str: ...
     def local(self, slot: int) -> str: ...
@@ -156,12 +157,12 @@ def inline_call(gen: Generator, fi: FunctionInfo, target: str | None, values: li
     this = "None" if fi.owner is None else gen.this_code
     if target is not None:
         this = f"_i{mark}_t"
-        binds.append(gen.both(lambda target: f"(({this} := {target}) is _NV)", target))
+        binds.append(gen.both(lambda target, this=this: f"(({this} := {target}) is _NV)", target))
     for inp, slot, value in zip(fi.defn.inputs, slots, values):
         if inp.name not in assigned and (isinstance(value, LocalCode) or _plain_literal(value)):
             gen.inputs[slot] = value  # the caller's local or a literal, read where the body reads it
         else:
-            binds.append(gen.both(lambda value: f"(({local_name(slot)} := {value}) is _NV)", value))
+            binds.append(gen.both(lambda value, slot=slot: f"(({local_name(slot)} := {value}) is _NV)", value))
     gen.layout, gen.numeric, gen.c.scope, gen.this_code = layout, set(), fi.scope, this
     gen.indexes, gen.index_ranges, gen.flat_views = {}, {}, {}  # the caller's, keyed by its codes
     gen.inlining.append(fi)
@@ -202,15 +203,14 @@ def _plain_literal(code: str) -> bool:
     return code in ("None", "True", "False") or _is_float_literal(code)
 
 
+_NOT_PARENS = re.compile("[^()]+")
+_PAREN_STEP = {"(": 1, ")": -1}
+
+
 def _parens(code: str) -> int:
-    depth = deepest = 0
-    for ch in code:
-        if ch == "(":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch == ")":
-            depth -= 1
-    return deepest
+    """The deepest nesting of parentheses in `code`: the greatest running count of its parentheses
+    (one opening +1, one closing -1), counted in C (a body inline is long, and checked each time)."""
+    return max(accumulate(map(_PAREN_STEP.__getitem__, _NOT_PARENS.sub("", code)), initial=0))
 
 
 class _Saved:
@@ -312,7 +312,7 @@ class _Body:
             slot = gen.layout.declare(s.name, t)
             if t == NUMBER and _float_valued(s.init, gen.c.types) and changed.get(s.name, -1) <= i:
                 gen.numeric.add(gen.local(slot))
-            return gen.both(lambda value: f"({gen.local(slot)} := {value})", value)
+            return gen.both(lambda value, gen=gen, slot=slot: f"({gen.local(slot)} := {value})", value)
         if isinstance(s, ast.ExprStmt) and isinstance(s.expr, ast.Assign) and isinstance(s.expr.target, ast.Name):
             e = s.expr
             slot = gen.layout.lookup(e.target.name)
@@ -320,7 +320,7 @@ class _Body:
                 raise _Unsupported  # a field of `this` by its name: the function would not read only
             target_t = gen.layout.types.get(slot, gen.c.type_of(e.target))
             value = gen.value(e.value, target_t) if e.op == "=" else gen.compound(e, target_t)
-            return gen.both(lambda value: f"({gen.local(slot)} := {value})", value)
+            return gen.both(lambda value, gen=gen, slot=slot: f"({gen.local(slot)} := {value})", value)
         if isinstance(s, ast.If):
             cond = self.condition(s.cond)
             yes = gen.both(lambda effects: f"({effects})", self.effects(s.then.body))
