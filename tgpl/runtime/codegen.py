@@ -223,6 +223,18 @@ def _named(code: str) -> bool:
 _EQ_SCALARS = frozenset((NUMBER, PLAYER, STRING))
 
 
+class Dual(str):
+    """Code (the string, its general spelling) that has an optimistic spelling too, `quick`: a read
+    that has one (`BlockGenerator.read_quick`) and any code made of such (`BlockGenerator.both`)."""
+
+    quick: str
+
+
+def _quick(code: str) -> str:
+    """The optimistic spelling of `code`: its own where it has one, else the code itself."""
+    return code.quick if code.__class__ is Dual else code
+
+
 class _Line(NamedTuple):
     """A generated line, `depth` levels in. `returns`: TGPL's `return` of `code`, which a Frame's
     spelling gives back as a `Returned` and the plain ones as it is (`BlockGenerator.text`)."""
@@ -231,9 +243,11 @@ class _Line(NamedTuple):
     code: str
     returns: bool = False
 
-    def spelled(self, frame: bool, deeper: int) -> str:
+    def spelled(self, frame: bool, deeper: int, quick: bool = False) -> str:
+        """The line `deeper` levels further in; `quick`: in its optimistic spelling, if it has one."""
         pad = "    " * (self.depth + deeper)
-        return f"{pad}return {'_Returned' if frame else ''}({self.code})\n" if self.returns else f"{pad}{self.code}\n"
+        code = _quick(self.code) if quick else self.code
+        return f"{pad}return {'_Returned' if frame else ''}({code})\n" if self.returns else f"{pad}{code}\n"
 
 
 # What a block binds on entry, when its code uses it: fields are read through the world's
@@ -428,9 +442,8 @@ class BlockGenerator:
         self.in_fixed = False  # generating a fixed expression (`fixed`): its parts are not remembered apart
         self.memo_tables: list[int] = []  # the memo tables of the fixed expressions in the code
         # For a function that reads only (`tgpl.runtime.readonly`; `optimistic` is its `what`):
-        # each scalar field read as generated, with its optimistic spelling (`generate`),
-        # innermost first; else None.
-        self.optimistic: list[tuple[str, str]] | None = [] if optimistic is not None else None
+        # the reads given an optimistic spelling (`read_quick`); else None.
+        self.optimistic: int | None = 0 if optimistic is not None else None
         self.what = optimistic
         self.inlining: list[FunctionInfo] = []  # the functions whose bodies are being generated inline
         self.inlines = 0  # calls inlined in the optimistic spelling (`tgpl.runtime.inlining`)
@@ -451,8 +464,8 @@ class BlockGenerator:
     def uses(self, *names: str, kept: bool = True) -> None:
         """Record that the code just spelled reads the bindings `names` (`_preamble`): in the
         general spellings, unless it is in a body inline, which only the optimistic spelling holds;
-        in the optimistic spelling too, unless `kept` is False (a safe spelling that an
-        optimistic one replaces, `optimistic`)."""
+        in the optimistic spelling too, unless `kept` is False (a general spelling that has an
+        optimistic one, `read_quick`)."""
         if not self.inlining:
             self.bound.update(names)
         if kept:
@@ -493,10 +506,29 @@ class BlockGenerator:
     def emit(self, depth: int, line: str) -> None:
         self.lines.append(_Line(depth, line))
 
-    def text(self, frame: bool, deeper: int = 0) -> str:
+    def text(self, frame: bool, deeper: int = 0, quick: bool = False) -> str:
         """The lines generated, as a Frame's spelling (`frame`) or a plain one writes them, `deeper`
-        levels further in (the body of a `try`)."""
-        return "".join(line.spelled(frame, deeper) for line in self.lines) + "    " * (deeper + 1) + "return None\n"
+        levels further in (the body of a `try`); `quick`: their optimistic spelling (`both`)."""
+        return "".join(line.spelled(frame, deeper, quick) for line in self.lines) + "    " * (deeper + 1) + "return None\n"
+
+    def both(self, spell, *parts: str) -> str:
+        """`spell(*parts)`: code made of the code `parts`; where a part has an optimistic spelling
+        (a `Dual`), the code has one too, `spell` of the parts' optimistic spellings, made as the
+        code is (no text is searched for the reads it holds)."""
+        code = spell(*parts)
+        for part in parts:
+            if part.__class__ is Dual:
+                code = Dual(code)
+                code.quick = spell(*[_quick(p) for p in parts])
+                break
+        return code
+
+    def read_quick(self, safe: str, quick: str) -> Dual:
+        """A read spelled `safe` in general and `quick` in the optimistic spelling."""
+        self.optimistic += 1
+        code = Dual(safe)
+        code.quick = quick
+        return code
 
     def generate(self, block: ast.Block) -> Code:
         """The block's code, a function of a Frame (with `direct`, also its plain spelling)."""
@@ -545,9 +577,7 @@ class BlockGenerator:
                                span, "_fast")
         if self.optimistic is not None:
             optimistic = bool(self.optimistic)
-            body = self.text(False, 1)
-            for safe, quick in reversed(self.optimistic):  # the outer read first: it holds the inner one
-                body = body.replace(safe, quick)
+            body = self.text(False, 1, quick=True)
             src = direct_calls.spell(_spelled(body, "l\\1"), init,
                                      self.preamble(True, direct_calls.GIVEN), args, self.what,
                                      optimistic, optimistic and self.counts, self.misses())
@@ -581,13 +611,13 @@ class BlockGenerator:
                 value = self.expr(e)
             finally:
                 self.layout.pop()
-            test = value if _is_bool(e) else f"({value}) is True"
+            test = value if _is_bool(e) else self.both(lambda value: f"({value}) is True", value)
         else:
             e = None
             value = inlining.expression(self, body)
             if value is None:
                 return None
-            test = f"({value}) is True"
+            test = self.both(lambda value: f"({value}) is True", value)
         if self.closures or self.lines:
             return None
         split = self.prefiltered(e, value, slot)
@@ -608,10 +638,9 @@ class BlockGenerator:
         # it passes it; else no count on the way passed it either (steps only grow). Meanwhile
         # the count is lower than the general way's, so a call may get past a limit that would
         # have stopped it there: an error is also taken again the general way.
-        for safe, quick in reversed(self.optimistic):
-            test = test.replace(safe, quick)
-            if split is not None:
-                split = (split[0], split[1].replace(safe, quick))
+        test = _quick(test)
+        if split is not None:
+            split = (split[0], _quick(split[1]))
         head = loads + self.preamble(True)
         spelled = _spelled(test, "l\\1")
         tree = hoisting.parse_expression(spelled)
@@ -866,7 +895,7 @@ class BlockGenerator:
         t = self.c._resolve(s.type)
         value = self.value(s.init, t) if s.init is not None else "None"
         slot = self.layout.declare(s.name, t)
-        self.emit(depth, f"{self.local(slot)} = {value}")
+        self.emit(depth, self.both(lambda value, self=self, slot=slot: f"{self.local(slot)} = {value}", value))
         if scope is None:  # seen by the statements after it in its block
             changed, i = self.numbers_from
             only_numbers = changed.get(s.name, -1) <= i
@@ -882,7 +911,7 @@ class BlockGenerator:
         else:
             self.c.statements.add(id(e))  # a whole statement: an action called here is a `Site`
             if not self.turn_pass(e, depth):
-                self.emit(depth, self.expr(e))
+                self.emit(depth, self.expr(e))  # its optimistic spelling under the same key
 
     def turn_pass(self, e: ast.Expr, depth: int) -> bool:
         """`turn.pass()` as a statement, spelled inline (`tgpl.runtime.passes`); False for any other
@@ -904,17 +933,17 @@ class BlockGenerator:
 
     def condition(self, e: ast.Expr, depth: int) -> str:
         c = self.name("_c")
-        self.emit(depth, f"{c} = {self.expr(e)}")
+        self.emit(depth, self.both(lambda code, c=c: f"{c} = {code}", self.expr(e)))
         return c
 
     def stmt_If(self, s: ast.If, depth: int) -> None:
         code = self.expr(s.cond)
         if not _is_bool(s.cond):  # the condition made once, held and tested for a bool (`if_tail`)
             c = self.name("_c")
-            self.emit(depth, f"{c} = {code}")
+            self.emit(depth, self.both(lambda code, c=c: f"{c} = {code}", code))
             self.if_tail(s, c, depth)
             return
-        self.emit(depth, f"if {code}:")  # a bool for sure: no test that it is one
+        self.emit(depth, self.both(lambda code: f"if {code}:", code))  # a bool for sure: no test that it is one
         self.block(s.then, depth + 1)
         if s.orelse is not None:
             self.emit(depth, "else:")
@@ -933,7 +962,7 @@ class BlockGenerator:
 
     def loop_head(self, cond: ast.Expr | None, span_of_loop, depth: int) -> None:
         if cond is not None and _is_bool(cond):
-            self.emit(depth, f"if not {self.expr(cond)}:")
+            self.emit(depth, self.both(lambda code: f"if not {code}:", self.expr(cond)))
             self.emit(depth + 1, "break")
         elif cond is not None:
             c = self.condition(cond, depth)
@@ -1104,7 +1133,8 @@ class BlockGenerator:
         self.emit(depth, "break" if self.loops[-1] is not None else "continue")
 
     def stmt_Winner(self, s: ast.Winner, depth: int) -> None:
-        self.emit(depth, f"_winner(m, {self.expr(s.value)}, {self.const(s.span, '_p')})")
+        value, span = self.expr(s.value), self.const(s.span, "_p")
+        self.emit(depth, self.both(lambda value, span=span: f"_winner(m, {value}, {span})", value))
 
     def stmt_Return(self, s: ast.Return, depth: int) -> None:
         value = self.expr(s.value) if s.value is not None else "None"
@@ -1118,11 +1148,11 @@ class BlockGenerator:
         if slot is not None:
             target_t = self.layout.types.get(slot, target_t)
         if e.op == "=" and slot is not None:
-            self.emit(depth, f"{self.local(slot)} = {self.value(e.value, target_t)}")
+            self.emit(depth, self.both(lambda value, self=self, slot=slot: f"{self.local(slot)} = {value}", self.value(e.value, target_t)))
             return
         value = self.value(e.value, target_t) if e.op == "=" else self.compound(e, target_t)
         if slot is not None:
-            self.emit(depth, f"{self.local(slot)} = {value}")
+            self.emit(depth, self.both(lambda value, self=self, slot=slot: f"{self.local(slot)} = {value}", value))
         elif isinstance(target, ast.Index):
             self.store_index(target, value, depth)
         elif isinstance(target, (ast.Name, ast.Member)):
@@ -1203,17 +1233,18 @@ class BlockGenerator:
         op = e.op[0]
         span = self.const(e.span, "_p")
         if target_t == STRING:
-            return f"m.concat({current}, {raw}, {span})"
+            return self.both(lambda current, raw, span=span: f"m.concat({current}, {raw}, {span})", current, raw)
         fn = self.const(self.arith[op], "_f")
         if target_t == PLAYER:
-            return f"_as_player(m.arith({fn}, {op!r}, {current}, {raw}, {span}), m.players)"
+            return self.both(lambda current, raw, fn=fn, op=op, span=span: f"_as_player(m.arith({fn}, {op!r}, {current}, {raw}, {span}), m.players)",
+                             current, raw)
         return self.arith_expr(op, current, raw, span, fn)
 
     # ----------------------------------------------------------- expressions
     def value(self, e: ast.Expr, want: Type) -> str:
         code = self.expr(e, want)
         if want == PLAYER and self.c.type_of(e) != PLAYER:
-            return f"_as_player({code}, m.players)"
+            return self.both(lambda code: f"_as_player({code}, m.players)", code)
         return code
 
     def fallback(self, e: ast.Expr, want: Type | None = None) -> str:
@@ -1234,7 +1265,8 @@ class BlockGenerator:
                 # `{1, 0, 1, 1}`: a new list, its items evaluated in order (Compiler.init_list)
                 self.nesting += 1
                 try:
-                    return "[" + "".join(f"{self.value(i, t.elem)}, " for i in e.items) + "]"
+                    return self.both(lambda *items: "[" + "".join(f"{i}, " for i in items) + "]",
+                                     *[self.value(i, t.elem) for i in e.items])
                 finally:
                     self.nesting -= 1
             return self.fallback(e, want)
@@ -1315,12 +1347,12 @@ class BlockGenerator:
         if calls and self.optimistic is not None and self.what == "filter":
             # `filter_all`'s optimistic spelling counts a remembered value's loop steps in a
             # local, once for the whole listing
-            self.optimistic.append((f"_charge(m, {h}[1])", f"((_acc := _acc + {h}[1]) or True)"))
+            charge = self.read_quick(charge, f" and (not {h}[1] or ((_acc := _acc + {h}[1]) or True))")
         self.uses("MM")
         self.memo_tables.append(idx)  # its table bound on entry (`preamble`)
         test = f"({k} := _M) is _M{tests} and " if tests else ""  # a value not a key is not looked up
-        safe = (f"({h}[0] if {test}({h} := MT{idx}.get(({k} := {key}))) is not None{charge}"
-                f" else _fx_store(MM, {idx}, {k}, m, m.steps, {inner}))")
+        safe = self.both(lambda charge, inner, h=h, idx=idx, k=k, key=key, test=test: f"({h}[0] if {test}({h} := MT{idx}.get(({k} := {key}))) is not None{charge}"
+                         f" else _fx_store(MM, {idx}, {k}, m, m.steps, {inner}))", charge, inner)
         self.fixed_spellings[safe] = (idx, key, keys[next(iter(keys))] if len(keys) == 1 and not uses_this else None)
         return safe
 
@@ -1357,7 +1389,7 @@ class BlockGenerator:
             self.uses("G")
             safe = f"({g} if ({g} := G.get({t.info.name!r})) is not None else m.global_object({t.info.name!r}))"
             if self.optimistic is not None:  # none: a KeyError, and the general spelling raises
-                self.optimistic.append((safe, f"G[{t.info.name!r}]"))
+                return self.read_quick(safe, f"G[{t.info.name!r}]")
             return safe
         return self.fallback(e)
 
@@ -1368,7 +1400,7 @@ class BlockGenerator:
             return None
         rc = self.const(self.c.rclass(t.info), "_rc")
         a = self.name("_t")
-        return a, f"(({a} := {self.expr(e)}).__class__ is _Obj and {rc} in {a}.cls.ancestry)"
+        return a, self.both(lambda code, a=a, rc=rc: f"(({a} := {code}).__class__ is _Obj and {rc} in {a}.cls.ancestry)", self.expr(e))
 
     def expr_TypeTest(self, e: ast.TypeTest) -> str:
         test = self.class_test(e.expr, e.type)
@@ -1379,7 +1411,7 @@ class BlockGenerator:
         if test is None:
             return self.fallback(e)
         a, cond = test
-        return f"({a} if {cond} else None)"
+        return self.both(lambda cond, a=a: f"({a} if {cond} else None)", cond)
 
     def expr_Member(self, e: ast.Member) -> str:
         obj_t = self.c.type_of(e.obj)
@@ -1388,8 +1420,9 @@ class BlockGenerator:
         if isinstance(obj_t, Collection) and e.name == "length":
             # a list's or table's length inline, as Machine.length gives it; anything else there
             obj, t = self.read_only(e.obj)[0], self.name("_t")
-            return (f"(float(len({t})) if ({t} := {obj}).__class__ is list or {t}.__class__ is dict"
-                    f" else m.length({t}, {self.const(e.name_span, '_p')}))")
+            span = self.const(e.name_span, "_p")
+            return self.both(lambda obj, span=span, t=t: f"(float(len({t})) if ({t} := {obj}).__class__ is list or {t}.__class__ is dict"
+                             f" else m.length({t}, {span}))", obj)
         obj = self.expr(e.obj)
         typed, plain = isinstance(obj_t, ClassType), scalar(self.c.type_of(e))
         return self.member(obj, e.name, self.const(e.name_span, "_p"), typed=typed, plain=plain)
@@ -1424,47 +1457,44 @@ class BlockGenerator:
             a = bind = obj
         else:
             a = peek or self.name("_t")
-            bind = f"({a} := {obj})"
+            bind = self.both(lambda obj, a=a: f"({a} := {obj})", obj)
         b = self.name("_t")
         if name == "player" and peek is None and not self.c.player_fields:
             # No object has a field named `player` (no class declares one): an object's first
             # owner, as Machine.get_member reads it then
             o = self.name("_t")
             self.uses("W")
-            return (f"(({o}[0] if ({o} := W.get({a})) else None) if {bind}.__class__ is _Obj"
-                    f" else m.get_member({a}, 'player', {span}))")
+            return self.both(lambda bind, a=a, o=o, span=span: f"(({o}[0] if ({o} := W.get({a})) else None) if {bind}.__class__ is _Obj"
+                             f" else m.get_member({a}, 'player', {span}))", bind)
         self.uses("D")
         if known or typed:
             # `obj` is an object or null (its declared type is a class): a null, a fixed object
             # (not in the world's table) or a missing field read `_M` from the empty dict and go
             # to the machine, which reads them or raises, as the tests below send them there
-            got = f"D[0 if {bind} is None else {a}.place].get({name!r}, _M)"
-            if peek is not None:
-                safe = f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
+            if peek is not None or (name != "player" and plain):
+                safe = self.both(lambda bind, a=a, b=b, name=name, span=span: f"({b} if ({b} := D[0 if {bind} is None else {a}.place].get({name!r}, _M))"
+                                 f" is not _M else m.get_member({a}, {name!r}, {span}))", bind)
                 if self.optimistic is not None:  # the list or table as it is, the object still named
-                    self.optimistic.append((safe, f"D[{_place(bind if owned else obj)}][{name!r}]"))
-                return safe
-            if name != "player" and plain:
-                safe = f"({b} if ({b} := {got}) is not _M else m.get_member({a}, {name!r}, {span}))"
-                if self.optimistic is not None:  # the optimistic spelling's (`generate`)
-                    self.optimistic.append((safe, f"D[{_place(obj)}][{name!r}]"))
+                    held = bind if peek is not None and owned else obj
+                    return self.read_quick(safe, f"D[{_place(_quick(held))}][{name!r}]")
                 return safe
             if name != "player":
                 self.uses("O")
-                return (f"({b} if ({b} := {got}).__class__ in _P or ({b} is not _M and {a} in O)"
-                        f" else m.get_member({a}, {name!r}, {span}))")
-        test = f"({bind} is not None)" if known else f"{bind}.__class__ is _Obj"
+                return self.both(lambda bind, a=a, b=b, name=name, span=span: f"({b} if ({b} := D[0 if {bind} is None else {a}.place].get({name!r}, _M))"
+                                 f".__class__ in _P or ({b} is not _M and {a} in O) else m.get_member({a}, {name!r}, {span}))",
+                                 bind)
+        test = self.both(lambda bind, known=known: f"({bind} is not None)" if known else f"{bind}.__class__ is _Obj", bind)
         if peek is not None:
-            found = f"{test} and ({b} := D[{a}.place].get({name!r}, _M)) is not _M"
-            return f"({b} if {found} else m.get_member({a}, {name!r}, {span}))"
+            return self.both(lambda test, a=a, b=b, name=name, span=span: f"({b} if {test} and ({b} := D[{a}.place].get({name!r}, _M)) is not _M"
+                             f" else m.get_member({a}, {name!r}, {span}))", test)
         self.uses("O")
-        found = (f"{test} and (({b} := D[{a}.place].get({name!r}, _M)).__class__ in _P"
-                 f" or ({b} is not _M and {a} in O))")
+        found = self.both(lambda test, a=a, b=b, name=name: f"{test} and (({b} := D[{a}.place].get({name!r}, _M)).__class__ in _P"
+                          f" or ({b} is not _M and {a} in O))", test)
         if name == "player":  # an object's first owner, as Machine.get_member reads it
             o = self.name("_t")
-            return (f"({b} if {found} else ({o}[0] if ({o} := m.world.owners.get({a})) else None)"
-                    f" if {a}.__class__ is _Obj else m.get_member({a}, {name!r}, {span}))")
-        return f"({b} if {found} else m.get_member({a}, {name!r}, {span}))"
+            return self.both(lambda found, a=a, b=b, name=name, o=o, span=span: f"({b} if {found} else ({o}[0] if ({o} := m.world.owners.get({a})) else None)"
+                             f" if {a}.__class__ is _Obj else m.get_member({a}, {name!r}, {span}))", found)
+        return self.both(lambda found, a=a, b=b, name=name, span=span: f"({b} if {found} else m.get_member({a}, {name!r}, {span}))", found)
 
     def flat_read(self, e: ast.Index) -> tuple[str, str] | None:
         """A whole item of a fixed table with a flat view (`tgpl.runtime.flat_views`), its keys whole
@@ -1503,7 +1533,7 @@ class BlockGenerator:
         flat = self.flat_read(e) if self.flat_views else None
         if flat is not None:  # one lookup while the table has its view, else read as it is
             view, key = flat
-            return f"({view}[{key}] if {view} else {self.expr_Index_read(e)})"
+            return self.both(lambda read, key=key, view=view: f"({view}[{key}] if {view} else {read})", self.expr_Index_read(e))
         return self.expr_Index_read(e)
 
     def expr_Index_read(self, e: ast.Index) -> str:
@@ -1522,33 +1552,35 @@ class BlockGenerator:
                 # a float key (a literal, a numbers-only local): not null, and read as it is
                 # after the list or table, as it would be bound then
                 k = key
-                test = (f"(({a} := {obj}).__class__ is dict)" if table
-                        else f"(({a} := {obj}).__class__ is list) and 0 <= {k} < len({a})")
+                test = self.both(lambda obj, a=a, k=k, table=table: f"(({a} := {obj}).__class__ is dict)" if table
+                                 else f"(({a} := {obj}).__class__ is list) and 0 <= {k} < len({a})", obj)
             elif table:
-                test = f"(({a} := {obj}).__class__ is dict) & (({k} := {key}) is not None)"
+                test = self.both(lambda obj, key, a=a, k=k: f"(({a} := {obj}).__class__ is dict) & (({k} := {key}) is not None)",
+                                 obj, key)
             else:
-                test = f"(({a} := {obj}).__class__ is list) & {self.number_key(k, key)} and 0 <= {k} < len({a})"
+                test = self.both(lambda obj, number, a=a, k=k: f"(({a} := {obj}).__class__ is list) & {number} and 0 <= {k} < len({a})",
+                                 obj, self.number_key(k, key))
             item = f"{a}.get({k})" if table else f"{a}[{self.list_index(k)}]"
             if owner is None:
-                safe = f"({item} if {test} else _index(m, {a}, {k}, {span}))"
-                if not table:
-                    self.quick_item(safe, obj, key, t, self.c.type_of(e.index) == NUMBER)
-                return safe
-            test += f" and (({r} := {item}).__class__ in _P or {owner} in O)"
-            safe = f"({r} if {test} else _owned_index(m, {owner}, {field!r}, {a}, {k}, {span}))"
-            quick = not table and self.quick_item(safe, obj, key, t, self.c.type_of(e.index) == NUMBER)
-            self.uses("O", kept=not quick)  # read by the general spelling only, where it has a quick one
-            return safe
+                safe = self.both(lambda test, a=a, item=item, k=k, span=span: f"({item} if {test} else _index(m, {a}, {k}, {span}))", test)
+                return self.quick_item(safe, obj, key, t, self.c.type_of(e.index) == NUMBER) if not table else safe
+            safe = self.both(lambda test, a=a, field=field, item=item, k=k, owner=owner, r=r, span=span: f"({r} if {test} and (({r} := {item}).__class__ in _P or {owner} in O)"
+                             f" else _owned_index(m, {owner}, {field!r}, {a}, {k}, {span}))", test)
+            code = self.quick_item(safe, obj, key, t, self.c.type_of(e.index) == NUMBER) if not table else safe
+            self.uses("O", kept=code is safe)  # read by the general spelling only, where it has a quick one
+            return code
         obj, key, span = self.expr(e.obj), self.expr(e.index), self.const(e.span, "_p")
         if isinstance(t, ClassType):  # a group's cells, `Grid[c]`, inline as `_index` reads them
             a, k, cells = self.name("_t"), self.name("_t"), self.name("_t")
-            test = (f"(({a} := {obj}).__class__ is _Obj) & {self.number_key(k, key)}"
-                    f" and ({cells} := D[{a}.place].get('_cells')) is not None and 0 <= {k} < len({cells})")
+            test = self.both(lambda obj, number, a=a, cells=cells, k=k: f"(({a} := {obj}).__class__ is _Obj) & {number}"
+                             f" and ({cells} := D[{a}.place].get('_cells')) is not None and 0 <= {k} < len({cells})",
+                             obj, self.number_key(k, key))
             self.uses("D")
-            return f"({cells}[{self.list_index(k, key)}] if {test} else _index(m, {a}, {k}, {span}))"
-        return f"_index(m, {obj}, {key}, {span})"
+            index = self.list_index(k, key)
+            return self.both(lambda test, a=a, cells=cells, index=index, k=k, span=span: f"({cells}[{index}] if {test} else _index(m, {a}, {k}, {span}))", test)
+        return self.both(lambda obj, key, span=span: f"_index(m, {obj}, {key}, {span})", obj, key)
 
-    def quick_item(self, safe: str, obj: str, key: str, t: Collection, number: bool) -> bool:
+    def quick_item(self, safe: str, obj: str, key: str, t: Collection, number: bool) -> str:
         """In the optimistic spelling of a function or filter that reads only (`optimistic`): an
         item of a list of scalars or objects (`safe`, the general spelling) read as `list[i]`,
         one lookup with no test, when the index is surely a whole number and not negative (a
@@ -1559,9 +1591,9 @@ class BlockGenerator:
         holds a float, else it is `_BIG`, past any list's end. An index past the end
         (`IndexError`) or a null list (`TypeError`) is a miss too (`misses`): the code runs
         again the general way, which reads or raises as before. Such an item needs no owning:
-        it is never a list or table the code could change. Whether it has one."""
+        it is never a list or table the code could change. `safe`, with it where it has one."""
         if self.optimistic is None or not scalar(t.elem):
-            return False
+            return safe
         if key in self.indexes:
             index = self.indexes[key]
             self.index_reads.add(index)
@@ -1571,12 +1603,11 @@ class BlockGenerator:
             index = f"_IX[{key}]"
         elif number:  # a float, else (an int, a null) past any end: the general way reads it
             k = self.name("_t")
-            index = f"(_IX[{k}] if ({k} := {key}).__class__ is float else _BIG)"
+            index = self.both(lambda key, k=k: f"(_IX[{k}] if ({k} := {key}).__class__ is float else _BIG)", key)
         else:
-            return False
-        self.optimistic.append((safe, f"{obj}[{index}]"))
+            return safe
         self.quick_items = True
-        return True
+        return self.read_quick(safe, f"{_quick(obj)}[{_quick(index)}]")
 
     def list_index(self, k: str, key: str | None = None) -> str:
         """The Python index of a list for the number `k` (the code of `key`, bound to `k`), once
@@ -1599,12 +1630,14 @@ class BlockGenerator:
         operand = self.expr(e.operand)
         span = self.const(e.span, "_p")
         if e.op == "!" and _is_bool(e.operand):
-            return f"(not {operand})"
+            return self.both(lambda operand: f"(not {operand})", operand)
         if e.op == "!":
-            return f"(not {a} if (({a} := {operand}) is True or {a} is False) else _bad_bool(m, '!', {a}, {span}))"
+            return self.both(lambda operand, a=a, span=span: f"(not {a} if (({a} := {operand}) is True or {a} is False)"
+                             f" else _bad_bool(m, '!', {a}, {span}))", operand)
         if _is_float_literal(operand):  # `-1`: the negated literal itself
             return f"({-float(operand)!r})"
-        return f"(-{a} if ({a} := {operand}).__class__ in _N else _bad_bool(m, '-', {a}, {span}))"
+        return self.both(lambda operand, a=a, span=span: f"(-{a} if ({a} := {operand}).__class__ in _N else _bad_bool(m, '-', {a}, {span}))",
+                         operand)
 
     def numbers(self, left: str, right: str, floats: bool = False) -> tuple[str, str, str]:
         """(left, right, test that both are numbers), each operand evaluated once, left first.
@@ -1620,26 +1653,27 @@ class BlockGenerator:
         b = right if lit_right else self.name("_t")
         tests = (([] if lit_left else [self.number_test(a, left, floats)])
                  + ([] if lit_right else [self.number_test(b, right, floats)]))
-        return a, b, " & ".join(tests) or "True"
+        return a, b, self.both(lambda *tests: " & ".join(tests) or "True", *tests)
 
     def number_test(self, name: str, code: str, floats: bool = False) -> str:
         """`code` bound to `name`, and tested to be a number (`floats`: a float) unless it is a
         local that only ever holds numbers (`_changed`), floats all."""
         if code in self.numeric:
             return f"(({name} := {code}) is not None)"
-        return f"(({name} := {code}).__class__ {'is float' if floats else 'in _N'})"
+        return self.both(lambda code, floats=floats, name=name: f"(({name} := {code}).__class__ {'is float' if floats else 'in _N'})", code)
 
     def arith_expr(self, op: str, left: str, right: str, span: str, fn: str) -> str:
         fallback = "m.arith({fn}, {op!r}, {a}, {b}, {span})"
         if _is_float_literal(left) or _is_float_literal(right):  # with a float operand the result is a float
             a, b, test = self.numbers(left, right)
-            return f"({a} {op} {b} if {test} else {fallback.format(fn=fn, op=op, a=a, b=b, span=span)})"
+            return self.both(lambda a, b, test, fallback=fallback, fn=fn, op=op, span=span: f"({a} {op} {b} if {test} else {fallback.format(fn=fn, op=op, a=a, b=b, span=span)})",
+                             a, b, test)
         # Two floats give a float (numbers-only locals are floats): no float() call in the common
         # case; an int (a player kept in a number) is a number too, made a float as before
         a, b, test = self.numbers(left, right, floats=True)
-        numbers = f"({a}.__class__ in _N) & ({b}.__class__ in _N)"
-        return (f"({a} {op} {b} if {test} else float({a} {op} {b}) if {numbers}"
-                f" else {fallback.format(fn=fn, op=op, a=a, b=b, span=span)})")
+        return self.both(lambda a, b, test, fallback=fallback, fn=fn, op=op, span=span: f"({a} {op} {b} if {test} else float({a} {op} {b})"
+                         f" if ({a}.__class__ in _N) & ({b}.__class__ in _N)"
+                         f" else {fallback.format(fn=fn, op=op, a=a, b=b, span=span)})", a, b, test)
 
     def expr_Binary(self, e: ast.Binary) -> str:
         op = e.op
@@ -1650,12 +1684,13 @@ class BlockGenerator:
             if isinstance(e.right, ast.NullLit) or isinstance(e.left, ast.NullLit):
                 # `_eq(x, null)` is `x is null` for every value: null equals only itself
                 other = e.left if isinstance(e.right, ast.NullLit) else e.right
-                test = f"({self.expr(other)} is None)"
+                test = self.both(lambda code: f"({code} is None)", self.expr(other))
             else:
                 test = self.equal(self.expr(e.left), self.expr(e.right), self.c.type_of(e.left), self.c.type_of(e.right))
-            return test if op == "==" else f"(not {test})"
+            return test if op == "==" else self.both(lambda test: f"(not {test})", test)
         if op == "+" and result_t == STRING:
-            return f"m.concat({self.expr(e.left)}, {self.expr(e.right)}, {self.const(e.span, '_p')})"
+            left, right, span = self.expr(e.left), self.expr(e.right), self.const(e.span, "_p")
+            return self.both(lambda left, right, span=span: f"m.concat({left}, {right}, {span})", left, right)
         if op in ("&", "|") or (op == "^" and result_t == BOOL):
             return self.fallback(e)  # the non-short-circuit bool operators
         left, right = self.expr(e.left), self.expr(e.right)
@@ -1675,17 +1710,18 @@ class BlockGenerator:
                     # of a whole number r is r % P, below zero too), with no call
                     whole = repr(int(float(literal)))
                     ia, ib = (a, whole) if x == a else (whole, b)
-                    return (f"(({ia} {op} {ib}) % m.players if ({x} := {code}).__class__ is int"
-                            f" else {general.format(fn=fn, op=op, a=a, b=b, span=span)})")
-                return (f"(_to_player({a} {op} {b}, m.players) if ({x} := {code}).__class__ is int"
-                        f" else {general.format(fn=fn, op=op, a=a, b=b, span=span)})")
-            return general.format(fn=fn, op=op, a=left, b=right, span=span)
+                    return self.both(lambda code, a=a, b=b, fn=fn, general=general, ia=ia, ib=ib, op=op, span=span, x=x: f"(({ia} {op} {ib}) % m.players if ({x} := {code}).__class__ is int"
+                                     f" else {general.format(fn=fn, op=op, a=a, b=b, span=span)})", code)
+                return self.both(lambda code, a=a, b=b, fn=fn, general=general, op=op, span=span, x=x: f"(_to_player({a} {op} {b}, m.players) if ({x} := {code}).__class__ is int"
+                                 f" else {general.format(fn=fn, op=op, a=a, b=b, span=span)})", code)
+            return self.both(lambda left, right, fn=fn, general=general, op=op, span=span: general.format(fn=fn, op=op, a=left, b=right, span=span), left, right)
         if op in _COMPARE:
             a, b, test = self.numbers(left, right)
-            return f"({a} {op} {b} if {test} else m.compare({fn}, {op!r}, {a}, {b}, {span}))"
+            return self.both(lambda a, b, test, fn=fn, op=op, span=span: f"({a} {op} {b} if {test} else m.compare({fn}, {op!r}, {a}, {b}, {span}))",
+                             a, b, test)
         if op in _INLINE_ARITH:
             return self.arith_expr(op, left, right, span, fn)
-        return f"m.arith({fn}, {op!r}, {left}, {right}, {span})"
+        return self.both(lambda left, right, fn=fn, op=op, span=span: f"m.arith({fn}, {op!r}, {left}, {right}, {span})", left, right)
 
     def equal(self, left: str, right: str, lt: Type | None = None, rt: Type | None = None) -> str:
         """`_eq` inline for its common cases: the same value (objects, null); two numbers, strings
@@ -1697,20 +1733,23 @@ class BlockGenerator:
             lit, other = (left, right) if _is_float_literal(left) else (right, left)
             if other in self.numeric:
                 return f"({other} == {lit})"
-            return f"(({a} == {lit}) if (({a} := {other}).__class__ in _S) else _eq({a}, {lit}))"
+            return self.both(lambda other, a=a, lit=lit: f"(({a} == {lit}) if (({a} := {other}).__class__ in _S) else _eq({a}, {lit}))",
+                             other)
         if isinstance(lt, ClassType) and isinstance(rt, ClassType):
             # both objects or null: `_eq` is identity for them (an object equals only itself)
-            return f"({left} is {right})"
+            return self.both(lambda left, right: f"({left} is {right})", left, right)
         if lt in _EQ_SCALARS and rt in _EQ_SCALARS:
             # numbers, players (ints, or a float a literal gave) and strings, or null: `_SCALARS`,
             # where Python's `==` is `_eq`
-            return f"({left} == {right})"
+            return self.both(lambda left, right: f"({left} == {right})", left, right)
         if isinstance(lt, ClassType) or isinstance(rt, ClassType):
-            return (f"(True if ({a} := {left}) is ({b} := {right})"
-                    f" else False if ({a}.__class__ is _Obj) | ({b}.__class__ is _Obj) else _eq({a}, {b}))")
-        return (f"(True if ({a} := {left}) is ({b} := {right})"
-                f" else ({a} == {b}) if ({a}.__class__ in _S) & ({b}.__class__ in _S)"
-                f" else False if ({a}.__class__ is _Obj) | ({b}.__class__ is _Obj) else _eq({a}, {b}))")
+            return self.both(lambda left, right, a=a, b=b: f"(True if ({a} := {left}) is ({b} := {right})"
+                             f" else False if ({a}.__class__ is _Obj) | ({b}.__class__ is _Obj) else _eq({a}, {b}))",
+                             left, right)
+        return self.both(lambda left, right, a=a, b=b: f"(True if ({a} := {left}) is ({b} := {right})"
+                         f" else ({a} == {b}) if ({a}.__class__ in _S) & ({b}.__class__ in _S)"
+                         f" else False if ({a}.__class__ is _Obj) | ({b}.__class__ is _Obj) else _eq({a}, {b}))",
+                         left, right)
 
     def short_circuit(self, e: ast.Binary) -> str:
         a, b = self.name("_t"), self.name("_t")
@@ -1721,19 +1760,14 @@ class BlockGenerator:
         if _is_bool(e.left) and _is_bool(e.right):
             if op == "&&":
                 self.conjuncts[id(e)] = (left, right)
-            return f"({left} {'and' if op == '&&' else 'or'} {right})"
-        right_checked = f"({b} if (({b} := {right}) is True or {b} is False) else _bad_bool(m, {op!r}, {b}, {rs}))"
-        if _is_bool(e.right):
-            right_checked = right
+            return self.both(lambda left, right, op=op: f"({left} {'and' if op == '&&' else 'or'} {right})", left, right)
+        right_checked = right if _is_bool(e.right) else self.both(
+            lambda right: f"({b} if (({b} := {right}) is True or {b} is False) else _bad_bool(m, {op!r}, {b}, {rs}))", right)
         if op == "&&":
-            return (
-                f"({right_checked} if ({a} := {left}) is True"
-                f" else (False if {a} is False else _bad_bool(m, {op!r}, {a}, {ls})))"
-            )
-        return (
-            f"(True if ({a} := {left}) is True"
-            f" else ({right_checked} if {a} is False else _bad_bool(m, {op!r}, {a}, {ls})))"
-        )
+            return self.both(lambda left, right, a=a, ls=ls, op=op: f"({right} if ({a} := {left}) is True"
+                             f" else (False if {a} is False else _bad_bool(m, {op!r}, {a}, {ls})))", left, right_checked)
+        return self.both(lambda left, right, a=a, ls=ls, op=op: f"(True if ({a} := {left}) is True"
+                         f" else ({right} if {a} is False else _bad_bool(m, {op!r}, {a}, {ls})))", left, right_checked)
 
     def expr_Call(self, e: ast.Call) -> str:
         callee = e.callee
@@ -1753,7 +1787,7 @@ class BlockGenerator:
         # Names and values apart, values evaluated in the call's order: the machine binds
         # them by a plan cached per call shape (`calls._invoke`).
         codes = [self.value(a.value, params.get(a.name)) for a in named]
-        values = "".join(f"{code}, " for code in codes)
+        values = self.both(lambda *codes: "".join(f"{code}, " for code in codes), *codes)
         shape = tuple(a.name for a in named)
         key_types = tuple(params.get(n) for n in shape)
         site = self.name("_cs")
@@ -1767,11 +1801,12 @@ class BlockGenerator:
             self.uses(*direct_calls.GIVEN)  # handed on to the callee
             if fi.owner is None:
                 ns[site] = direct_calls.site(None, self.c.functions[id(fi)], shape, e.span, install, None)
-                return self.maybe_inlined(f"{site}(m, D, G, None, {span}, {values})", fi, None, codes)
+                return self.maybe_inlined(self.both(lambda values, site=site, span=span: f"{site}(m, D, G, None, {span}, {values})", values),
+                                          fi, None, codes)
             obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else self.this()
             exact = self.exact_target(callee, fi)
             ns[site] = direct_calls.site(fi.name, None, shape, e.span, install, exact)
-            call = f"{site}(m, D, G, {obj}, {span}, {values})"
+            call = self.both(lambda obj, values, site=site, span=span: f"{site}(m, D, G, {obj}, {span}, {values})", obj, values)
             if exact is None or len(self.c.purity.by_name.get(fi.name, [fi])) != 1:
                 return call  # the target may be null, or its class choose another function
             return self.maybe_inlined(call, fi, None if obj == self.this_code else obj, codes)
@@ -1779,12 +1814,12 @@ class BlockGenerator:
             ns[site] = _site(None, self.c.functions[id(fi)], shape, key_types, e.span)
             if listing:  # the site run inside a wrapper that remembers its results while frozen
                 ns[site] = _listing_site([ns[site]], False, shape, key_types, self.c.next_listing_site())
-            return f"{site}(m, {values})"
+            return self.both(lambda values, site=site: f"{site}(m, {values})", values)
         obj = self.expr(callee.obj) if isinstance(callee, ast.Member) else self.this()
         ns[site] = _site(fi.name, None, shape, key_types, e.span)
         if listing:
             ns[site] = _listing_site([ns[site]], True, shape, key_types, self.c.next_listing_site())
-        return f"{site}(m, {obj}, {values})"
+        return self.both(lambda obj, values, site=site: f"{site}(m, {obj}, {values})", obj, values)
 
     def maybe_inlined(self, call: str, fi: FunctionInfo, target: str | None, values: list[str]) -> str:
         """`call`, a direct call of `fi`; in an optimistic spelling (`optimistic`), replaced by
@@ -1792,7 +1827,7 @@ class BlockGenerator:
         if self.optimistic is not None:
             body = inlining.inline_call(self, fi, target, values)
             if body is not None:
-                self.optimistic.append((call, body))
+                return self.read_quick(call, _quick(body))
         return call
 
     def exact_target(self, callee: ast.Expr, fi: FunctionInfo):
@@ -1840,7 +1875,7 @@ class BlockGenerator:
         bound = bind(sig, e)
         args = [self.value(bound[p.name], p.type) if p.name in bound else None for p in sig.params]
         inline = sig.entry.inline
-        return inline(args, span, None, None) if inline is not None else None
+        return self.both(lambda *args, inline=inline, span=span: inline(list(args), span, None, None), *args) if inline is not None else None
 
     def builtin_call(self, e: ast.Call, callee: ast.Member, ct: CallableType, span: str) -> str:
         sig = ct.target
@@ -1857,9 +1892,15 @@ class BlockGenerator:
             return self.fallback(e)
         bound = bind(sig, e)
         missing = self.const(MISSING, "_k")
-        values = ", ".join(self.value(bound[p.name], p.type) if p.name in bound else missing for p in sig.params)
+        values = self.both(lambda *codes: ", ".join(codes),
+                           *[self.value(bound[p.name], p.type) if p.name in bound else missing for p in sig.params])
         target = self.read_only(callee.obj)[0] if _reads_scalar(sig) else self.expr(callee.obj)
         inline = sig.entry.inline
         if inline is not None:
-            return inline(values, span, target, lambda: self.name("_t"))
-        return f"m.builtin_method({target}, {ct.name!r}, [{values}], {span})"
+            made: list[str] = []  # the temporaries of the general spelling, the optimistic one's too
+
+            def spell(values: str, target: str) -> str:
+                again = iter(list(made))
+                return inline(values, span, target, lambda: next(again, None) or made.append(self.name("_t")) or made[-1])
+            return self.both(spell, values, target)
+        return self.both(lambda target, values, ct=ct, span=span: f"m.builtin_method({target}, {ct.name!r}, [{values}], {span})", target, values)

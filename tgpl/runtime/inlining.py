@@ -18,13 +18,15 @@ whose report would lack the callee's entry on the stack. The caller's optimistic
 each of these as a miss (`CATCH`): its loop steps given back, it runs again the general way, which
 makes the call as a call and raises the same error, with its stack, where it raises it.
 
-The general spelling of the caller (what a miss runs) is unchanged: the pair (the call's code,
-its inline expression) joins the caller's optimistic replacements (`BlockGenerator.optimistic`),
-replaced before the reads of the body it holds.
+The general spelling of the caller (what a miss runs) is unchanged: the inline expression is the
+optimistic spelling of the call's code (`BlockGenerator.read_quick`), itself in the optimistic
+spelling of the reads it holds, as is all code made of it (`BlockGenerator.both`).
 """
 
 from __future__ import annotations
 
+import re
+from itertools import accumulate
 from typing import TYPE_CHECKING, Protocol
 
 from tgpl.frontend import ast
@@ -71,13 +73,14 @@ class Generator(Protocol):
     flat_views: dict[str, tuple[str, tuple[int, ...]]]
     inlining: list[FunctionInfo]
     inlines: int
-    optimistic: list[tuple[str, str]] | None
+    optimistic: int | None
     closures: int
     lines: list
     bound: set[str]
     quick_bound: set[str]
     memo_tables: list[int]
 
+    def both(self, spell, *parts: str) -> str: ...
     def local(self, slot: int) -> str: ...
     def expr(self, e: ast.Expr, want: Type | None = None) -> str: ...
     def value(self, e: ast.Expr, want: Type) -> str: ...
@@ -154,12 +157,12 @@ def inline_call(gen: Generator, fi: FunctionInfo, target: str | None, values: li
     this = "None" if fi.owner is None else gen.this_code
     if target is not None:
         this = f"_i{mark}_t"
-        binds.append(f"(({this} := {target}) is _NV)")
+        binds.append(gen.both(lambda target, this=this: f"(({this} := {target}) is _NV)", target))
     for inp, slot, value in zip(fi.defn.inputs, slots, values):
         if inp.name not in assigned and (isinstance(value, LocalCode) or _plain_literal(value)):
             gen.inputs[slot] = value  # the caller's local or a literal, read where the body reads it
         else:
-            binds.append(f"(({local_name(slot)} := {value}) is _NV)")
+            binds.append(gen.both(lambda value, slot=slot: f"(({local_name(slot)} := {value}) is _NV)", value))
     gen.layout, gen.numeric, gen.c.scope, gen.this_code = layout, set(), fi.scope, this
     gen.indexes, gen.index_ranges, gen.flat_views = {}, {}, {}  # the caller's, keyed by its codes
     gen.inlining.append(fi)
@@ -175,7 +178,7 @@ def inline_call(gen: Generator, fi: FunctionInfo, target: str | None, values: li
     if body is None or not saved.kept(gen) or layout.size - first > SLOTS:
         saved.undo(gen)
         return None
-    text = "(" + " or ".join([*binds, body]) + ")"
+    text = gen.both(lambda *parts: "(" + " or ".join(parts) + ")", *binds, body)
     if _parens(text) > MAX_PARENS:
         saved.undo(gen)
         return None
@@ -200,26 +203,25 @@ def _plain_literal(code: str) -> bool:
     return code in ("None", "True", "False") or _is_float_literal(code)
 
 
+_NOT_PARENS = re.compile("[^()]+")
+_PAREN_STEP = {"(": 1, ")": -1}
+
+
 def _parens(code: str) -> int:
-    depth = deepest = 0
-    for ch in code:
-        if ch == "(":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch == ")":
-            depth -= 1
-    return deepest
+    """The deepest nesting of parentheses in `code`: the greatest running count of its parentheses
+    (one opening +1, one closing -1), counted in C (a body inline is long, and checked each time)."""
+    return max(accumulate(map(_PAREN_STEP.__getitem__, _NOT_PARENS.sub("", code)), initial=0))
 
 
 class _Saved:
     """What generating a body inline changes in the generator: the caller's layout and the like,
-    given back after it, and what the body adds (its optimistic pairs from `pairs` on, bindings,
+    given back after it, and what the body adds (its optimistic reads past `reads`, bindings,
     memo tables), undone when the call is not inlined after all."""
 
     def __init__(self, gen: Generator):
         self.layout, self.numeric, self.scope, self.this_code = gen.layout, gen.numeric, gen.c.scope, gen.this_code
         self.indexes, self.index_ranges, self.flat_views = gen.indexes, gen.index_ranges, gen.flat_views
-        self.closures, self.lines, self.pairs = gen.closures, len(gen.lines), len(gen.optimistic)
+        self.closures, self.lines, self.reads = gen.closures, len(gen.lines), gen.optimistic
         self.bound, self.quick_bound, self.memo_tables = set(gen.bound), set(gen.quick_bound), list(gen.memo_tables)
 
     def restore(self, gen: Generator) -> None:
@@ -235,7 +237,7 @@ class _Saved:
     def undo(self, gen: Generator) -> None:
         gen.closures = self.closures
         del gen.lines[self.lines:]
-        del gen.optimistic[self.pairs:]
+        gen.optimistic = self.reads
         gen.bound, gen.quick_bound, gen.memo_tables = self.bound, self.quick_bound, self.memo_tables
 
 
@@ -267,13 +269,14 @@ class _Body:
                     else:
                         no = self.effect_then_stmt(s.orelse, rest)
                     return cond(yes, no)
-            return f"({self.effect(s, changed, i)} is _NV) or {self.run(stmts, i + 1, changed)}"
+            return self.gen.both(lambda effect, rest: f"({effect} is _NV) or {rest}",
+                                 self.effect(s, changed, i), self.run(stmts, i + 1, changed))
         return "None"
 
     def scoped(self, stmts: list) -> str:
         self.gen.layout.push()
         try:
-            return "(" + self.run(stmts, 0) + ")"
+            return self.gen.both(lambda value: "(" + value + ")", self.run(stmts, 0))
         finally:
             self.gen.layout.pop()
 
@@ -282,7 +285,7 @@ class _Body:
 
     def effect_then(self, stmts: list, rest) -> str:
         """`stmts` (none returns) for their effect, then `rest()`."""
-        return f"(({self.effects(stmts)}) is _NV or {rest()})"
+        return self.gen.both(lambda effects, rest: f"(({effects}) is _NV or {rest})", self.effects(stmts), rest())
 
     def effect_then_stmt(self, s: ast.Stmt, rest) -> str:
         return self.effect_then(s.body if isinstance(s, ast.Block) else [s], rest)
@@ -294,10 +297,11 @@ class _Body:
         changed = _changed(stmts, self.gen.c.types)
         self.gen.layout.push()
         try:
-            parts = [f"({self.effect(s, changed, i)} is _NV)" for i, s in enumerate(stmts)]
+            parts = [self.gen.both(lambda effect: f"({effect} is _NV)", self.effect(s, changed, i))
+                     for i, s in enumerate(stmts)]
         finally:
             self.gen.layout.pop()
-        return " or ".join(parts) if parts else "None"
+        return self.gen.both(lambda *parts: " or ".join(parts), *parts) if parts else "None"
 
     def effect(self, s: ast.Stmt, changed: dict, i: int) -> str:
         """One statement that returns nothing, as an expression."""
@@ -308,7 +312,7 @@ class _Body:
             slot = gen.layout.declare(s.name, t)
             if t == NUMBER and _float_valued(s.init, gen.c.types) and changed.get(s.name, -1) <= i:
                 gen.numeric.add(gen.local(slot))
-            return f"({gen.local(slot)} := {value})"
+            return gen.both(lambda value, gen=gen, slot=slot: f"({gen.local(slot)} := {value})", value)
         if isinstance(s, ast.ExprStmt) and isinstance(s.expr, ast.Assign) and isinstance(s.expr.target, ast.Name):
             e = s.expr
             slot = gen.layout.lookup(e.target.name)
@@ -316,17 +320,18 @@ class _Body:
                 raise _Unsupported  # a field of `this` by its name: the function would not read only
             target_t = gen.layout.types.get(slot, gen.c.type_of(e.target))
             value = gen.value(e.value, target_t) if e.op == "=" else gen.compound(e, target_t)
-            return f"({gen.local(slot)} := {value})"
+            return gen.both(lambda value, gen=gen, slot=slot: f"({gen.local(slot)} := {value})", value)
         if isinstance(s, ast.If):
             cond = self.condition(s.cond)
-            yes = f"({self.effects(s.then.body)})"
+            yes = gen.both(lambda effects: f"({effects})", self.effects(s.then.body))
             if s.orelse is None:
                 no = "None"
             else:
-                no = f"({self.effects(s.orelse.body if isinstance(s.orelse, ast.Block) else [s.orelse])})"
+                no = gen.both(lambda effects: f"({effects})",
+                              self.effects(s.orelse.body if isinstance(s.orelse, ast.Block) else [s.orelse]))
             return cond(yes, no)
         if isinstance(s, ast.Block):
-            return f"({self.effects(s.body)})"
+            return gen.both(lambda effects: f"({effects})", self.effects(s.body))
         raise _Unsupported
 
     def condition(self, cond: ast.Expr):
@@ -336,11 +341,11 @@ class _Body:
         gen = self.gen
         code = gen.expr(cond)
         if _is_bool(cond):
-            return lambda yes, no: f"({yes} if {code} else {no})"
+            return lambda yes, no: gen.both(lambda yes, no, code: f"({yes} if {code} else {no})", yes, no, code)
         c = gen.name("_c")
         span = gen.const(cond.span, "_p")
-        return lambda yes, no: (f"({yes} if ({c} := {code}) is True"
-                                f" else ({no} if {c} is False else _bad_condition(m, {c}, {span})))")
+        return lambda yes, no: gen.both(lambda yes, no, code: f"({yes} if ({c} := {code}) is True"
+                                        f" else ({no} if {c} is False else _bad_condition(m, {c}, {span})))", yes, no, code)
 
 
 def _ends(stmts: list) -> bool:
