@@ -11,9 +11,9 @@ plays to the end, the owners of the cells compared at every move; the plays are 
 and both winners.
 
 The lowering (CPU measured on a shared two-core machine, not asserted): `--moves auto` compiles the moves (a
-loop writes the state), 277 rules with a body in about 5 s of CPU; `tgpl to-gdl`'s validation of 1,000 steps takes
-minutes, the reasoner grounding each state of the compiled rules (about half a second a step), so the test plays
-a budget of three playouts beside the runtime.
+loop writes the state), 277 rules with a body in about 5 s of CPU; `tgpl to-gdl`'s validation (114 playouts to the
+end, 1,000 steps) takes about 170 s more, the reasoner grounding each state of the compiled rules (about half a
+second a step), so the test plays a budget of three playouts beside the runtime.
 """
 
 from __future__ import annotations
