@@ -4158,7 +4158,7 @@ def _again(broken: list[Diagnostic], lowered: LoweredGame, made: _Settings) -> _
         return _Again(made.closures, True, plain=made.plain, searched=made.searched)
     if made.closures and any(_through(b, lowered.closure_answers) for b in broken):
         return _Again(False, False, searched=made.searched)  # as before closures
-    if not made.searched and any(b.code == "negation-cycle" for b in broken):
+    if not made.searched and any(_through(b, lowered.demands) for b in broken):
         # a caller's loop that goes on where a callee's answer is `not` found, the callee's demand asked in that
         # loop (Kamisado's `CanSlide`, `if (Occupied(sq: on)) { return false; }` in a loop up to a distance
         # known at run time): the caller compiled as "some way reaches the early return" (language decision
