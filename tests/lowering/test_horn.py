@@ -140,7 +140,7 @@ def test_compiled_list_reads_fail_validation_when_mistranslated(monkeypatch):
 
     real = horn._FunctionCompiler.list_fields
     monkeypatch.setattr(horn._FunctionCompiler, "list_fields",
-                        lambda self, attr: [(obj, items[:-1]) for obj, items in real(self, attr)])
+                        lambda self, attr, of=None: [(obj, items[:-1]) for obj, items in real(self, attr, of)])
     with pytest.raises(AssertionError):
         bisimulate(Lowered.of(str(DATA / "reach.tgpl"), relations=True))
     monkeypatch.undo()

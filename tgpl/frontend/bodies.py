@@ -477,6 +477,7 @@ class BodyChecker:
             t = self.member_of_class(env.this, e.name)
             if t is not None:
                 self.c.program.implicit_this.add(id(e))
+                self.c.program.this_class[id(e)] = env.this
                 if env.this.find_group(e.name) is not None and env.this.find_attribute(e.name) is None:
                     self.group_names[id(e)] = (env.this, e.name)
                 return t

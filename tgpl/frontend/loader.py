@@ -35,6 +35,8 @@ class Program:
     # types, and which bare names are members of `this`.
     types: dict[int, object] = field(default_factory=dict)
     implicit_this: set[int] = field(default_factory=set)
+    # the class of `this` where each of those names is read (its ClassInfo): the objects the name can be read of
+    this_class: dict[int, ClassInfo] = field(default_factory=dict)
     builtins: object = None  # the checker's BuiltinClasses, the bases of user tiles and events
     player_range: range | None = None  # the player counts `players` allows, once checked
 

@@ -1168,7 +1168,7 @@ class SegmentCompiler(_FunctionCompiler):
         if isinstance(e, ast.This):
             return [(c, c.env["#this"])]
         if isinstance(e, ast.Name) and e.name not in c.env and id(e) in self.hc.implicit_this:
-            return self.member(c, c.env["#this"], e.name)
+            return self.member(c, c.env["#this"], e.name, of=self.hc.this_class.get(id(e)))
         if isinstance(e, ast.Binary) and e.op in CALCS and PLAYER in (self.hc.types.get(id(e.left)),
                                                                         self.hc.types.get(id(e.right))):
             return self.player_arith(e, c)
@@ -1195,7 +1195,7 @@ class SegmentCompiler(_FunctionCompiler):
                 out.append((c3.plus(Atom(table, (a, r))), r))
         return out
 
-    def member(self, c: Clause, o: Value, name: str, player: bool = False) -> list[tuple[Clause, Value]]:
+    def member(self, c: Clause, o: Value, name: str, player: bool = False, of=None) -> list[tuple[Clause, Value]]:
         o = c.resolve(o)
         if isinstance(o, Record):
             return [(c, c.resolve(o.get(name)))]
@@ -1204,18 +1204,18 @@ class SegmentCompiler(_FunctionCompiler):
         if name in self.g.lists and isinstance(o, (Var, Const)):
             return self.lists.owners(c, o, name)
         if isinstance(o, STATIC):
-            return super().member(c, o, name, player)
+            return super().member(c, o, name, player, of)
         if name in self.hc.fluent_attrs:
             if isinstance(o, Const):
                 obj = self.hc.object_of(o)
                 if obj is None:
                     return []
                 if (obj.name, name) not in self.hc.fluent_cells:
-                    return super().member(c, o, name, player)
+                    return super().member(c, o, name, player, of)
             else:
                 self.g.uniform(name)
             return self.read(c, o, name)
-        return super().member(c, o, name, player)
+        return super().member(c, o, name, player, of)
 
     def read(self, c: SegClause, o: Term, name: str) -> list[tuple[SegClause, Term]]:
         """The value of `name` of `o` now: the last write to the same object, or the value before the move,
@@ -3953,12 +3953,14 @@ def compile_game(program, universe, check=None, tidy=None, repair: Repair | None
     loose = False  # the calls' demands loosened (horn.loosened) after their rules made a negation cycle
     closures = True  # the searches compiled as closures (tgpl.lowering.closures) until that made such a cycle
     plain: frozenset[str] = frozenset()  # the searches with their counts kept, their callers' demands in a cycle
+    searched = False  # the callers whose rules with their callees' made a negation cycle compiled as searches
 
     def made(kept, ranges) -> CompiledGame:
         g = make(program, universe, kept, ranges, shapes, limits)
         g.hc.loose_demands = loose
         g.hc.closures = closures
         g.hc.counted_searches = plain
+        g.hc.searched_callers = searched
         if saturating:
             g.saturated = g.saturable()
         g.counted = dict(counted)
@@ -3990,7 +3992,7 @@ def compile_game(program, universe, check=None, tidy=None, repair: Repair | None
     def settings() -> _Settings:
         """How the compilation under way is made (`_Settings`)."""
         assert game is not None
-        return _Settings(kept is not None and game.deferral.met, closures, loose, plain)
+        return _Settings(kept is not None and game.deferral.met, closures, loose, plain, searched)
 
     def through_closures() -> _Again | None:
         """Compiled again, from scratch, with the counts kept by the searches a demand waits on through a
@@ -3998,7 +4000,7 @@ def compile_game(program, universe, check=None, tidy=None, repair: Repair | None
         closures (Havannah: `Escapes` need not pay for another search's cycle)."""
         assert game is not None
         cycled = frozenset(game.hc.closure_cycle) - plain
-        return _Again(True, loose, plain=plain | cycled) if closures and cycled else None
+        return _Again(True, loose, plain=plain | cycled, searched=searched) if closures and cycled else None
 
     def foresee(candidate: LoweredGame) -> _Again | None:
         """How the compilation under way is compiled again where `candidate` is its program, as the loop below
@@ -4057,7 +4059,7 @@ def compile_game(program, universe, check=None, tidy=None, repair: Repair | None
             kept, ranges = set(), None
         else:  # the checks where they run, as before they could be left
             kept = None
-        closures, loose, plain, game = again.closures, again.loose, again.plain, None
+        closures, loose, plain, searched, game = again.closures, again.loose, again.plain, again.searched, None
 
 
 @dataclass(frozen=True)
@@ -4070,6 +4072,7 @@ class _Settings:
     closures: bool
     loose: bool
     plain: frozenset[str] = frozenset()
+    searched: bool = False
 
 
 @dataclass(frozen=True)
@@ -4082,6 +4085,9 @@ class _Again:
     loose: bool
     fresh: bool = True
     plain: frozenset[str] = frozenset()
+    # the functions whose rules with their callees' depend on themselves through `not` compiled as searches
+    # (horn.HornCompiler.searched_callers): the last way tried, so that what lowered before lowers as it did
+    searched: bool = False
 
 
 @dataclass(frozen=True)
@@ -4141,17 +4147,23 @@ def _again(broken: list[Diagnostic], lowered: LoweredGame, made: _Settings) -> _
     """How a compilation made with `made` whose rules break GDL's (`broken`, not empty) is compiled again; None
     where nothing is left to try (the game is refused)."""
     if made.deferred:  # the checks where they run, as before they could be left
-        return _Again(made.closures, made.loose, fresh=False, plain=made.plain)
+        return _Again(made.closures, made.loose, fresh=False, plain=made.plain, searched=made.searched)
     if made.closures and any(_through_closures_only(b, lowered.closure_answers) for b in broken):
         # a caller's demand that waits on a closure's answers, `no` being `not found` (Lines of Action's
         # scan, going on while the search finds each square): compiled again with the counts kept
-        return _Again(False, made.loose)
+        return _Again(False, made.loose, searched=made.searched)
     if not made.loose and any(_through(b, lowered.demands) for b in broken):
         # a demand that waits on results read under `not` (horn.loosened): compiled again, from scratch,
         # with the demands asked more widely; only games refused so far take this way
-        return _Again(made.closures, True, plain=made.plain)
+        return _Again(made.closures, True, plain=made.plain, searched=made.searched)
     if made.closures and any(_through(b, lowered.closure_answers) for b in broken):
-        return _Again(False, False)  # as before closures
+        return _Again(False, False, searched=made.searched)  # as before closures
+    if not made.searched and any(_through(b, lowered.demands) for b in broken):
+        # a caller's loop that goes on where a callee's answer is `not` found, the callee's demand asked in that
+        # loop (Kamisado's `CanSlide`, `if (Occupied(sq: on)) { return false; }` in a loop up to a distance
+        # known at run time): the caller compiled as "some way reaches the early return" (language decision
+        # 120), its loop no longer waiting on the answers; from scratch, as the first compilation was made
+        return _Again(made.closures, False, plain=made.plain, searched=True)
     return None
 
 

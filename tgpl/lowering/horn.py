@@ -45,7 +45,7 @@ from tgpl.graphs import Partition
 from tgpl.lowering.grown_walks import grown_walk_in, grown_walk_rewrite
 from tgpl.lowering.closures import Closure, Reach, closure_of, reached_of
 from tgpl.lowering.existence import positive_form
-from tgpl.lowering.searches import Search, early_return, search_form
+from tgpl.lowering.searches import Search, early_return, returns_found, search_form
 from tgpl.lowering import rewrites
 from tgpl.lowering.ir import Atom, Const, Distinct, Literal, Not, Rule, Term, Var
 from tgpl.lowering.symbolic import UObj, scalar_constant
@@ -91,10 +91,12 @@ class Pending:
 @dataclass(frozen=True)
 class ObjList:
     """A list field of an object known only at run time (`at.Step` with `at` a variable): read through tables
-    of every object's list, by index (`at.Step[d]`), length and membership (`at.Jumps.contains(to)`)."""
+    of every object's list, by index (`at.Step[d]`), length and membership (`at.Jumps.contains(to)`); `of`, the
+    class the checker gave the object (its ClassInfo; None where unknown), whose objects alone the tables hold."""
 
     attr: str
     obj: Term
+    of: object = None
 
 
 @dataclass(frozen=True)
@@ -172,7 +174,7 @@ class Clause:
             if isinstance(v, Pending):
                 return Pending(v.items, tuple(sub(k) for k in v.keys))
             if isinstance(v, ObjList):
-                return ObjList(v.attr, sub(v.obj))
+                return ObjList(v.attr, sub(v.obj), v.of)
             return v if isinstance(v, Static) else sub(v)
         return Clause([lit(x) for x in self.body], {k: value(v) for k, v in self.env.items()})
 
@@ -225,6 +227,7 @@ class HornCompiler:
         self.types = ChainMap(self._made_types, program.types)
         self._positive: dict[int, tuple | None] = {}
         self.implicit_this = program.implicit_this
+        self.this_class = program.this_class
         self.u = universe
         self._links: dict[str, UObj] | None = None
         self.fluent_attrs = {a for (_, a) in fluent_cells}
@@ -264,6 +267,10 @@ class HornCompiler:
         # relations on the closure's answers (`_waits_on_closure`): the rules will break GDL's stratification,
         # and compile_game need not finish them to compile again with those searches' counts kept
         self.closure_cycle: set[str] = set()
+        # a function whose rules with its callees' depend on themselves through `not` (a loop that goes on where
+        # a callee's answer is `no`, the callee's demand asked in the loop) compiled again as a search, as one
+        # whose own rules do (`_searched`): set by compile_game where the game's rules made such a cycle
+        self.searched_callers = False
 
     def compile(self, fi, this: UObj | None) -> HornFunction:
         """The rules of `fi` called on `this` (methods are compiled per object: `this` is known when compiling).
@@ -292,8 +299,7 @@ class HornCompiler:
         self._building[key] = fc.hf
         try:
             hf = fc.run()
-            if self.for_segments and key not in hf.calls and self._low[key] == depth \
-                    and _negation_cycle(hf.rules, key + "|"):
+            if self.for_segments and key not in hf.calls and self._low[key] == depth and self._cyclic(hf):
                 hf = self._searched(fi, this, key)
             self.closure_cycle |= self._waits_on_closure(hf)
             if self._low[key] == depth:  # the first function of its recursion (or of none): all are done
@@ -334,13 +340,26 @@ class HornCompiler:
             fc = _FunctionCompiler(self, fi, this, key, form)
             self._building[key] = fc.hf
             hf = fc.run()
-            if not _negation_cycle(hf.rules, key + "|"):
+            if not self._cyclic(hf):
                 return hf
         early = form.early if form is not None else early_return(fi.defn)
         raise Unsupported.at(early.span if early is not None else fi.defn.name_span,
                              "a loop that returns from inside another loop: its rules would depend on themselves "
                              "through `not`, which GDL forbids (hint: return one constant from inside the loops, "
                              "`return true;`, and another only as the function's last statement, `return false;`)")
+
+    def _cyclic(self, hf: HornFunction) -> bool:
+        """Do `hf`'s rules depend on themselves through `not`: alone, or, with `searched_callers`, together with
+        the rules of the functions it calls (each instance read as the function: a cycle through one instance is
+        one through the function's rules)?"""
+        if _negation_cycle(hf.rules, hf.name + "|"):
+            return True
+        if not self.searched_callers:
+            return False
+        callees = [self.functions[k] for k in sorted(hf.calls) if k in self.functions and k != hf.name]
+        rules = hf.rules + [r for f in callees for r in f.rules]
+        own = tuple(f.name + "|" for f in [hf, *callees])
+        return _negation_cycle(rules, own, _instance_as_function)
 
     def _waits_on_closure(self, hf: HornFunction) -> set[str]:
         """The closures (tgpl.lowering.closures) a demand of `hf`'s depends on the result of, through `hf`'s own
@@ -576,18 +595,27 @@ class HornCompiler:
         return name
 
 
-def _negation_cycle(rules: list[Rule], own: str | tuple[str, ...]) -> bool:
+def _instance_as_function(relation: str) -> str:
+    """A call site's instance of a function's relation (`occupied~s2|call`, HornCompiler.instance_name) as the
+    function's own (`occupied|call`)."""
+    head, bar, rest = relation.partition("|")
+    return head.split("~")[0] + bar + rest
+
+
+def _negation_cycle(rules: list[Rule], own: str | tuple[str, ...], name=lambda relation: relation) -> bool:
     """Do `rules` read under `not` a relation of theirs (named from `own`, a prefix or several) that depends on
-    the head of the rule reading it (GDL forbids it: a relation is defined before its negation is read)?"""
+    the head of the rule reading it (GDL forbids it: a relation is defined before its negation is read)? Each
+    relation is read as `name` gives it."""
     edges: dict[str, set[str]] = {}
     negated: list[tuple[str, str]] = []
     for r in rules:
+        head = name(r.head.relation)
         for x in r.body:
             atom = x.literal if isinstance(x, Not) else x
-            if isinstance(atom, Atom) and atom.relation.startswith(own):
-                edges.setdefault(r.head.relation, set()).add(atom.relation)
+            if isinstance(atom, Atom) and name(atom.relation).startswith(own):
+                edges.setdefault(head, set()).add(name(atom.relation))
                 if isinstance(x, Not):
-                    negated.append((r.head.relation, atom.relation))
+                    negated.append((head, name(atom.relation)))
     for head, rel in negated:
         seen, todo = set(), [rel]
         while todo:
@@ -993,6 +1021,17 @@ class _FunctionCompiler:
                 flow.returns += [(y, Const("yes")) for y in self.cond(s.cond, c)[0]]
             flow.going = [c.copy() for c in clauses]
             return flow
+        if isinstance(s, ast.If) and self.search is not None and self.hc.searched_callers \
+                and returns_found(self.search, s):
+            # a search's `if (C) { return K; }` (tgpl.lowering.searches): K where C holds, and on whatever C is,
+            # as if it had not returned, so that a loop around it never waits on C (Kamisado's `CanSlide`, a
+            # loop up to a distance known at run time that goes on while no square is `Occupied`). Only where
+            # the callers are searched (compile_game's last retry): the games that lowered before keep their rules
+            found = self.search_value(self.search.found)
+            for c in clauses:
+                flow.returns += [(y, found) for y in self.cond(s.cond, c)[0]]
+            flow.going = [c.copy() for c in clauses]
+            return flow
         if isinstance(s, ast.If):
             for c in clauses:
                 yes, no = self.cond(s.cond, c)
@@ -1264,7 +1303,8 @@ class _FunctionCompiler:
             if e.name in c.env:
                 return [(c, c.env[e.name])]
             if id(e) in self.hc.implicit_this and self.this is not None:
-                return self.member(c, self.hc.const_of(self.this), e.name, self.hc.types.get(id(e)) == PLAYER)
+                return self.member(c, self.hc.const_of(self.this), e.name, self.hc.types.get(id(e)) == PLAYER,
+                                   self.hc.this_class.get(id(e)))
             t = self.hc.types.get(id(e))
             if isinstance(t, ClassType) and t.info.visibility == "global" and t.info.name in self.hc.u.globals:
                 return [(c, self.hc.const_of(self.hc.u.globals[t.info.name]))]
@@ -1274,8 +1314,9 @@ class _FunctionCompiler:
             if type(t).__name__ == "Namespace":
                 raise Unsupported("a namespace member")
             out = []
+            of = t.info if isinstance(t, ClassType) else None
             for c2, o in self.expr(e.obj, c):
-                out += self.member(c2, o, e.name, self.hc.types.get(id(e)) == PLAYER)
+                out += self.member(c2, o, e.name, self.hc.types.get(id(e)) == PLAYER, of)
             return out
         if isinstance(e, ast.Index):
             by_player = self.hc.types.get(id(e.index)) == PLAYER  # `Seats[me]`: the player's number is the index
@@ -1404,15 +1445,16 @@ class _FunctionCompiler:
                 for x in self.hc.u.objects]
         return c.plus(Atom(self.hc.static_table(rows), (o, v))), v
 
-    def member(self, c: Clause, o: Value, name: str, player: bool = False) -> list[tuple[Clause, Value]]:
+    def member(self, c: Clause, o: Value, name: str, player: bool = False, of=None) -> list[tuple[Clause, Value]]:
         """The attribute `name` of `o`: a fluent's read, or a field fixed after setup as its constant, a number of a
         `player` attribute as the player's (`Camp = 0` in a group's default holds the number 0, which the fluents
-        and the players compared with it write `#p:0`)."""
+        and the players compared with it write `#p:0`). `of`: the class the checker gave `o` (its ClassInfo; None
+        where unknown), whose objects alone a list field is read from."""
         if name == "length" and isinstance(o, Static):
             return [(c, Const(str(len(o.value))))]
         if name == "length" and isinstance(o, ObjList):
             v = self.var()
-            rows = [(self.hc.const_of(x), Const(str(len(items)))) for x, items in self.list_fields(o.attr)]
+            rows = [(self.hc.const_of(x), Const(str(len(items)))) for x, items in self.list_fields(o.attr, o.of)]
             return [(c.plus(Atom(self.hc.static_table(rows), (o.obj, v))), v)]
         if isinstance(o, STATIC):
             raise Unsupported(f"'{name}' of a list")
@@ -1438,8 +1480,8 @@ class _FunctionCompiler:
         if name == "player" and name in self.hc.fluent_attrs:
             # the owner, a fluent of the objects assign() can change and fixed on the others (not a field)
             raise Unsupported("the owner of an object known at run time, when assign() changes some owners")
-        if name not in self.hc.fluent_attrs and self.list_fields(name):
-            return [(c, ObjList(name, o))]
+        if name not in self.hc.fluent_attrs and self.list_fields(name, of):
+            return [(c, ObjList(name, o, of))]
         v = self.var()
         if name in self.hc.fluent_attrs:
             self.hf.reads.add(name)
@@ -1471,13 +1513,17 @@ class _FunctionCompiler:
         v = self.var()
         return c.plus(Atom(rel, (o, v))), v
 
-    def list_fields(self, attr: str) -> list[tuple[UObj, tuple]]:
-        """Every object whose static field `attr` is a list of plain items (objects, numbers, ...), with it; for
-        `connections`, every tile with links, with them (fixed after setup, as the spelled-out lowering reads them)."""
+    def list_fields(self, attr: str, of=None) -> list[tuple[UObj, tuple]]:
+        """Every object (of the class `of`, a ClassInfo, where given: the only objects a read of the attribute
+        through a value of that class can meet) whose static field `attr` is a list of plain items (objects,
+        numbers, ...), with it; for `connections`, every tile with links, with them (fixed after setup, as the
+        spelled-out lowering reads them). Blokus's `p.DX[k]` of a piece reads no global's list of lists `DX`."""
         if attr == "connections":
             return [(obj, obj.connections) for obj in self.hc.u.objects if obj.connections]
         out = []
         for obj in self.hc.u.objects:
+            if of is not None and not obj.is_a(of):
+                continue
             value = obj.fields.get(attr)
             if isinstance(value, tuple) and (obj.name, attr) not in self.hc.fluent_cells:
                 self.not_state_list(obj, attr)
@@ -1503,7 +1549,7 @@ class _FunctionCompiler:
                 return ([c.copy()], []) if x in items else ([], [c.copy()])
             table, args = self.hc.static_table([(y,) for y in items]), (x,)
         elif isinstance(o, ObjList):
-            rows = [(self.hc.const_of(obj), self.hc.const_of(y)) for obj, items in self.list_fields(o.attr)
+            rows = [(self.hc.const_of(obj), self.hc.const_of(y)) for obj, items in self.list_fields(o.attr, o.of)
                     for y in items]
             table, args = self.hc.static_table(sorted(set(rows), key=str)), (o.obj, x)
         else:
@@ -1517,7 +1563,7 @@ class _FunctionCompiler:
             if isinstance(k, STATIC):
                 raise Unsupported("a list as an index")
             rows = [(self.hc.const_of(obj), Const(str(i)), self.hc.const_of(y))
-                    for obj, items in self.list_fields(o.attr) for i, y in enumerate(items)]
+                    for obj, items in self.list_fields(o.attr, o.of) for i, y in enumerate(items)]
             v = self.var()
             return [(c.plus(Atom(self.hc.static_table(rows), (o.obj, k, v))), v)]
         if isinstance(o, Const):

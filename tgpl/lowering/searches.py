@@ -85,3 +85,11 @@ def search_form(fn: ast.FunctionDef) -> Search | None:
     if not looped:
         return None
     return Search(early[0][0].value, last.value, looped[0])
+
+
+def returns_found(search: Search, s: ast.If) -> bool:
+    """Is `s` `if (C) { return K; }`, K the search's early constant, with no `else`: a test the search goes on past
+    whatever C is (the module's docstring), K where C holds?"""
+    then = s.then.body if isinstance(s.then, ast.Block) else None
+    return s.orelse is None and then is not None and len(then) == 1 and isinstance(then[0], ast.Return) \
+        and _value(then[0].value) is not None and _value(then[0].value) == _value(search.found)
