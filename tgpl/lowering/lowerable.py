@@ -92,6 +92,14 @@ lowering's refusal, not in "undecided" after 5,000 solves. The examples take 0 t
 memory game whose six cards each show one of four numbers takes millions (minutes): past the budget the dry run
 says "undecided" instead of searching on, and `tgpl to-gdl` searches them in full."""
 
+TOWARD_COMPILED = 64_000
+"""Statements the dry run's whole run may go on to past STEPS where `auto` would compile the moves once their parts
+of conditions pass its budget (`lower.spelled_budget`), while the parts at their rate so far would pass it within
+these statements: the dry run then stops where the lowering stops spelling them out, and dry-runs the compiled
+moves, as the lowering compiles them. Knight Isolation on 5 x 5 (tests/data/designers/isolation.tgpl, 25 ways,
+a budget of 200,000 parts) passes it at 40,448 statements; five in a row (225 ways, 1.8 million) would need
+hundreds of thousands, and is left to the sampled run at STEPS."""
+
 DOCS = 'docs/lowering.md, "Writing games that lower"'
 
 
@@ -329,6 +337,18 @@ class _Budget(Exception):
     """The dry run's budget of statements or parts of conditions is spent (`_DryLowering.progress`)."""
 
 
+@dataclass
+class _PastSpelledBudget(Exception):
+    """The whole run's parts of conditions passed `auto`'s budget for spelling the moves out (`lower.spelled_budget`)
+    where the lowering reads it (every execute.PROGRESS_EVERY statements): there it compiles the moves. `layout`
+    (the lists' layout the run had fitted, for a sampled run to go on from) is set as it leaves `_spelled`."""
+
+    steps: int
+    parts: int
+    budget: int
+    layout: ListLayout | None = None
+
+
 class _RangesBudget(Exception):
     """The dry run's budget of steps of the range search is spent (`_ranges_counted`)."""
 
@@ -422,8 +442,10 @@ class _DryLowering(Lowering):
     moves of each action are run through the segment."""
 
     def __init__(self, program, universe, relations, slots, limits, steps: int, parts: int,
-                 sample: int | None = None, legal_budget: int = 0, ordered: frozenset[str] = frozenset()):
+                 sample: int | None = None, legal_budget: int = 0, ordered: frozenset[str] = frozenset(),
+                 compile_at: int | None = None):
         super().__init__(program, universe, relations, self.progress, slots, limits, ordered)
+        self.compile_at = compile_at  # `auto`'s budget of parts for spelling the moves out (None: not spelled so)
         self.ex.progress_every = 1  # every statement counted where it runs
         self.budget_steps, self.budget_parts = steps, parts
         self.sample, self.legal_budget = sample, legal_budget
@@ -456,11 +478,21 @@ class _DryLowering(Lowering):
         # a control state under way runs on past the budget of parts to the lowering's own budget of one state
         # (execute.STATE_WORK), which then refuses it as the lowering would; the next state does not begin
         # (`legal_moves`)
+        if self.compile_at is not None and parts > self.compile_at and not steps % execute.PROGRESS_EVERY:
+            raise _PastSpelledBudget(steps, parts, self.compile_at)
         over_parts = parts > self.budget_parts and self.ex.state_start is None
-        if steps > self.budget_steps + self.sample_steps * len(self.states) or over_parts:
+        over_steps = steps > self.budget_steps + self.sample_steps * len(self.states) and not self.toward(steps, parts)
+        if over_steps or over_parts:
             if walking and not self.truncated:
                 self.pairs[-1][3] = self.walked()  # read now: unwinding the walk of the candidates forgets it
             raise _Budget()
+
+    def toward(self, steps: int, parts: int) -> bool:
+        """Whether the run goes on past its budget of statements toward `auto`'s budget of parts (`compile_at`):
+        within TOWARD_COMPILED statements, while the parts at their rate so far would pass it within them. The
+        rate only chooses how long to run: that the lowering compiles the moves is said where the parts pass."""
+        return self.compile_at is not None and steps <= TOWARD_COMPILED and parts * TOWARD_COMPILED > \
+            self.compile_at * steps
 
     def legal_moves(self, cs: tuple):
         if self.parts > self.budget_parts:  # the state before passed it (`progress`)
@@ -597,8 +629,24 @@ def _assessed(program, snapshot: dict, moves: str, relations: bool, limits: Limi
             if _compiled(out, program, universe, limits, moves):
                 return out
         out.moves = "spelled"
-    with limits.during("running the moves symbolically (dry run)"), fewer_collections():
-        runaway = _spelled(out, program, snapshot, relations, limits, steps, parts)
+    # as `lower`: spelled out under `auto`, the moves are compiled once their parts pass its budget
+    compile_at = spelled_budget(program, universe) if moves == "auto" and may_compile(program, universe) else None
+    try:
+        with limits.during("running the moves symbolically (dry run)"), fewer_collections():
+            runaway = _spelled(out, program, snapshot, relations, limits, steps, parts, compile_at=compile_at)
+    except _PastSpelledBudget as past:
+        trial = Assessment(moves="compiled", parts=game_parts(program, universe),
+                           why=f"spelled out, the moves built {past.parts:,} parts of conditions in "
+                               f"{past.steps:,} statements, more than {past.budget:,} ({PARTS_PER_WAY:,} a way to "
+                               f"fill an action's inputs, at least {SPELLED_PARTS:,}): compiled there, as `auto` does")
+        with limits.during("compiling the moves (dry run)"):
+            if _compiled(trial, program, universe, limits, moves):
+                return trial
+        out.why += f"; compiled once their parts passed {past.budget:,}, refused"
+        out.notes.extend(trial.notes)  # why they could not be compiled
+        with limits.during("running the moves symbolically (dry run)"), fewer_collections():
+            _spelled_on(out, program, snapshot, relations, limits, steps, parts, past)
+        return out
     if moves == "auto" and strategy == "spelled" and counts_the_board(program, universe, runaway):
         trial = Assessment(moves="compiled", parts=game_parts(program, universe),
                            why=f"spelled out, the range of '{runaway}' is not found, and it may count the board "
@@ -787,16 +835,19 @@ def _ranges_undecided(lw: _DryLowering) -> str:
 
 
 def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: Limits, steps: int,
-             parts: int, ahead: _Sample | None = None) -> str | None:
+             parts: int, ahead: _Sample | None = None, compile_at: int | None = None) -> str | None:
     """The symbolic execution within the budget: its verdict; past the budget, a sampled run and its estimate.
     Returns the counter whose range was not found, where that refused the game (execute.NotLowerable.counter).
     `ahead`: a sampled run made already from a fresh layout (`spelled_forecast`), taken as this one's where the
-    whole run leaves the layout fresh (the same run: each lowering starts a fresh table of formulas)."""
+    whole run leaves the layout fresh (the same run: each lowering starts a fresh table of formulas).
+    `compile_at`: `auto`'s budget of parts, past which the run stops as the lowering's does (_PastSpelledBudget,
+    raised: the caller dry-runs the compiled moves, and `_spelled_on` takes the run on where they are refused)."""
     watched: list[_DryLowering] = []
     layout = ListLayout()  # as `lower.game_lowering`: run again with more slots or a list kept in order
 
     def make(u):
-        lw = _DryLowering(program, u, relations, layout.slots, limits, steps, parts, ordered=layout.ordered)
+        lw = _DryLowering(program, u, relations, layout.slots, limits, steps, parts, ordered=layout.ordered,
+                          compile_at=compile_at)
         watched.append(lw)
         return lw
     try:
@@ -812,6 +863,9 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
     except NotLowerable as e:
         _refused_run(out, program, e, watched[-1] if watched else None)
         return e.counter
+    except _PastSpelledBudget as past:
+        past.layout = layout
+        raise
     except _Budget:
         fresh = ahead is not None and ahead.start == (layout.slots, layout.ordered)
         sample = ahead if fresh else _sampled(program, snapshot, relations, limits, steps, parts, layout)
@@ -823,6 +877,15 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
                         "paths": sum(len(st.paths) for st in logic.states.values())})
     out.notes.append("not run by the dry run: writing the rules, making checks global and validating")
     _describe(out, program, "spelled", None, lw)
+
+
+def _spelled_on(out: Assessment, program, snapshot: dict, relations: bool, limits: Limits, steps: int, parts: int,
+                past: _PastSpelledBudget) -> None:
+    """The moves spelled out on, unbudgeted, past `auto`'s budget (`past`), where their compiled dry run was refused,
+    as the lowering spells them out on: the sampled run's estimate, as past the dry run's own budget."""
+    out.figures.update({"statements": past.steps, "parts": past.parts})
+    sample = _sampled(program, snapshot, relations, limits, steps, parts, past.layout)
+    _sample_estimate(out, program, sample, past.steps, past.parts)
 
 
 @dataclass
