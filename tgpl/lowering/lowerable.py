@@ -629,8 +629,10 @@ def _assessed(program, snapshot: dict, moves: str, relations: bool, limits: Limi
             if _compiled(out, program, universe, limits, moves):
                 return out
         out.moves = "spelled"
-    # as `lower`: spelled out under `auto`, the moves are compiled once their parts pass its budget
-    compile_at = spelled_budget(program, universe) if moves == "auto" and may_compile(program, universe) else None
+    # as `lower`: spelled out first under `auto` (not after a compiled refusal), the moves are compiled once their
+    # parts pass its budget
+    spelled_first = moves == "auto" and strategy == "spelled" and may_compile(program, universe)
+    compile_at = spelled_budget(program, universe) if spelled_first else None
     try:
         with limits.during("running the moves symbolically (dry run)"), fewer_collections():
             runaway = _spelled(out, program, snapshot, relations, limits, steps, parts, compile_at=compile_at)
