@@ -92,13 +92,14 @@ lowering's refusal, not in "undecided" after 5,000 solves. The examples take 0 t
 memory game whose six cards each show one of four numbers takes millions (minutes): past the budget the dry run
 says "undecided" instead of searching on, and `tgpl to-gdl` searches them in full."""
 
-TOWARD_COMPILED = 64_000
-"""Statements the dry run's whole run may go on to past STEPS where `auto` would compile the moves once their parts
-of conditions pass its budget (`lower.spelled_budget`), while the parts at their rate so far would pass it within
-these statements: the dry run then stops where the lowering stops spelling them out, and dry-runs the compiled
-moves, as the lowering compiles them. Knight Isolation on 5 x 5 (tests/data/designers/isolation.tgpl, 25 ways,
-a budget of 200,000 parts) passes it at 40,448 statements; five in a row (225 ways, 1.8 million) would need
-hundreds of thousands, and is left to the sampled run at STEPS."""
+TOWARD_COMPILED = 8
+"""How many times its budget of statements (STEPS) the dry run's whole run may go on to where `auto` would compile
+the moves once their parts of conditions pass its budget (`lower.spelled_budget`), while the parts at their rate so
+far would pass it within that many statements: the dry run then stops where the lowering stops spelling them out,
+and dry-runs the compiled moves, as the lowering compiles them. Knight Isolation on 5 x 5
+(tests/data/designers/isolation.tgpl, 25 ways, a budget of 200,000 parts) passes it at 40,448 statements; five in
+a row (225 ways, 1.8 million parts, about 8 a statement) would need hundreds of thousands, and is left to the
+sampled run at STEPS."""
 
 DOCS = 'docs/lowering.md, "Writing games that lower"'
 
@@ -489,10 +490,10 @@ class _DryLowering(Lowering):
 
     def toward(self, steps: int, parts: int) -> bool:
         """Whether the run goes on past its budget of statements toward `auto`'s budget of parts (`compile_at`):
-        within TOWARD_COMPILED statements, while the parts at their rate so far would pass it within them. The
+        within TOWARD_COMPILED times its budget, while the parts at their rate so far would pass it within them. The
         rate only chooses how long to run: that the lowering compiles the moves is said where the parts pass."""
-        return self.compile_at is not None and steps <= TOWARD_COMPILED and parts * TOWARD_COMPILED > \
-            self.compile_at * steps
+        most = TOWARD_COMPILED * self.budget_steps
+        return self.compile_at is not None and steps <= most and parts * most > self.compile_at * steps
 
     def legal_moves(self, cs: tuple):
         if self.parts > self.budget_parts:  # the state before passed it (`progress`)
