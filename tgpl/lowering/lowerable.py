@@ -341,13 +341,11 @@ class _Budget(Exception):
 @dataclass
 class _PastSpelledBudget(Exception):
     """The whole run's parts of conditions passed `auto`'s budget for spelling the moves out (`lower.spelled_budget`)
-    where the lowering reads it (every execute.PROGRESS_EVERY statements): there it compiles the moves. `layout`
-    (the lists' layout the run had fitted, for a sampled run to go on from) is set as it leaves `_spelled`."""
+    where the lowering reads it (every execute.PROGRESS_EVERY statements): there it compiles the moves."""
 
     steps: int
     parts: int
     budget: int
-    layout: ListLayout | None = None
 
 
 class _RangesBudget(Exception):
@@ -647,8 +645,10 @@ def _assessed(program, snapshot: dict, moves: str, relations: bool, limits: Limi
                 return trial
         out.why += f"; compiled once their parts passed {past.budget:,}, refused"
         out.notes.extend(trial.notes)  # why they could not be compiled
+        # the lowering spells them out on, unbudgeted, and compiles them no more (`lower._CompiledPast.tried`): the
+        # dry run's run again, without the budget, is that run (the symbolic execution depends on the game alone)
         with limits.during("running the moves symbolically (dry run)"), fewer_collections():
-            _spelled_on(out, program, snapshot, relations, limits, steps, parts, past)
+            _spelled(out, program, snapshot, relations, limits, steps, parts)
         return out
     if moves == "auto" and strategy == "spelled" and counts_the_board(program, universe, runaway):
         trial = Assessment(moves="compiled", parts=game_parts(program, universe),
@@ -844,7 +844,7 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
     `ahead`: a sampled run made already from a fresh layout (`spelled_forecast`), taken as this one's where the
     whole run leaves the layout fresh (the same run: each lowering starts a fresh table of formulas).
     `compile_at`: `auto`'s budget of parts, past which the run stops as the lowering's does (_PastSpelledBudget,
-    raised: the caller dry-runs the compiled moves, and `_spelled_on` takes the run on where they are refused)."""
+    raised: the caller dry-runs the compiled moves there)."""
     watched: list[_DryLowering] = []
     layout = ListLayout()  # as `lower.game_lowering`: run again with more slots or a list kept in order
 
@@ -866,9 +866,6 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
     except NotLowerable as e:
         _refused_run(out, program, e, watched[-1] if watched else None)
         return e.counter
-    except _PastSpelledBudget as past:
-        past.layout = layout
-        raise
     except _Budget:
         fresh = ahead is not None and ahead.start == (layout.slots, layout.ordered)
         sample = ahead if fresh else _sampled(program, snapshot, relations, limits, steps, parts, layout)
@@ -880,15 +877,6 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
                         "paths": sum(len(st.paths) for st in logic.states.values())})
     out.notes.append("not run by the dry run: writing the rules, making checks global and validating")
     _describe(out, program, "spelled", None, lw)
-
-
-def _spelled_on(out: Assessment, program, snapshot: dict, relations: bool, limits: Limits, steps: int, parts: int,
-                past: _PastSpelledBudget) -> None:
-    """The moves spelled out on, unbudgeted, past `auto`'s budget (`past`), where their compiled dry run was refused,
-    as the lowering spells them out on: the sampled run's estimate, as past the dry run's own budget."""
-    out.figures.update({"statements": past.steps, "parts": past.parts})
-    sample = _sampled(program, snapshot, relations, limits, steps, parts, past.layout)
-    _sample_estimate(out, program, sample, past.steps, past.parts)
 
 
 @dataclass
