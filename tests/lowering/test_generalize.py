@@ -295,3 +295,25 @@ def test_a_finished_program_with_nothing_to_fold_is_returned_as_it_is():
         (mover p q)
     """)))
     assert fold_program(program) is program
+
+
+def test_rules_whose_constants_repeat_in_different_patterns_fold_through_one_table():
+    # cube3's per-cell conditions (tests/data/designers/cube3.tgpl): a cell's coordinates beside the player, a
+    # repeated constant in each rule a different pattern, so no two rules had one shape; each occurrence apart,
+    # they are one rule over a table, and a place that holds the same constant as another in every rule (the
+    # cell) keeps one variable
+    facts = rules("""
+        (at a 0 0) (at b 1 0) (at c 1 1)
+    """)
+    original = rules("""
+        (<= won (true (v a x)) (at a 0 0))
+        (<= won (true (v b x)) (at b 1 0))
+        (<= won (true (v c x)) (at c 1 1))
+    """)
+    out, tables = fold(original, fluent_domain, body_tables=True)
+    text = " ".join(to_kif(Program(tuple(out))).split())
+    assert text == "(<= won (won_args ?x1 ?x2 ?x3) (at ?x1 ?x2 ?x3) (true (v ?x1 x)))", text
+    assert len(tables) == 3
+    assert meanings(out + tables + facts, {"won"}) == meanings(original + facts, {"won"})
+    # a table binding only the body's variables is not made without body_tables: the rules stay as they were
+    assert fold(original, fluent_domain) == (original, [])

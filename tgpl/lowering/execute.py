@@ -56,6 +56,9 @@ from tgpl.limits import LimitReached, unlimited
 OWNER = "player"  # the fluent of an object's owner, when assign() changes it after setup: read as `player`
 
 PATH_LIMIT = 4096  # live paths at one point of the code
+PROGRESS_EVERY = 256
+"""Statements between two calls of the executor's `progress`: where `auto`'s budget of parts is read
+(tgpl.lowering.lower, `_CompiledPast`), and where the dry run reads it too, to stop where the lowering does."""
 STEP_LIMIT = 500_000  # statements run on paths in one lowering: a budget, so that a lowering that cannot finish says so
 
 REWRITE_HINT = ("; a count or a search over the whole board is spelled out for every board it can see: keep the "
@@ -473,7 +476,7 @@ class Executor:
             | {attr for _, attr in self.sets}
         self.steps = 0  # statements run on paths, against STEP_LIMIT
         self.progress = None  # (statements, parts of conditions) -> None, told now and then (a long lowering)
-        self.progress_every = 256  # statements between two calls of `progress` (the dry run's: 1, to count them all)
+        self.progress_every = PROGRESS_EVERY  # statements between two calls of `progress` (the dry run's: 1)
         self.limits = unlimited()  # the command's limits (tgpl.limits), checked at every statement and merge
         self.work_start = work_done()  # formula work so far in this process, against WORK_LIMIT
         self.state_start: int | None = None  # formula work when the control state being lowered began (STATE_WORK)

@@ -133,6 +133,7 @@ def fold(rules: list[Rule], domain_of, body_tables: bool = False,
     limits = limits if limits is not None else unlimited()
     given = tables or {}
     groups: dict[tuple, list[tuple[int, tuple]]] = {}
+    candidates: list[int] = []
     for i, rule in enumerate(rules):
         if not i % CHECK_EVERY:
             limits.check()
@@ -140,36 +141,48 @@ def fold(rules: list[Rule], domain_of, body_tables: bool = False,
             continue
         shape, consts = _shape(rule, given)
         groups.setdefault(shape, []).append((i, consts))
+        candidates.append(i)
     out: dict[int, Rule | None] = {}
     facts: list[Rule] = []
     tables: dict[tuple, str] = {}
     taken = {r.head.relation for r in rules} | {a.relation for r in rules for a, _ in r.body_atoms()} | set(given)
-    for shape, members in groups.items():
+
+    def fold_group(shape: tuple, members: list[tuple[int, tuple]]) -> None:
+        """One group of rules of one shape folded into `out` where it can be, exactly."""
         if len(members) < FOLD_SMALLEST:
-            continue
+            return
         limits.check()
         columns = list(zip(*(c for _, c in members)))
         varying = [j for j, col in enumerate(columns) if len(set(col)) > 1]
         if not varying:
-            continue
+            return
         first = rules[members[0][0]]
         # the joined tables' rows are kept if the rules fold; from here on a table column holds its tags
         joined, tags, pending = _join_tables(columns, varying, given, lambda k: f"{first.head.relation}_table", taken)
         members = [(i, tuple(tags.get((j, x), x) for j, x in enumerate(c))) for i, c in members]
         columns = list(zip(*(c for _, c in members)))
         used = {v.name for v in first.variables()}
-        names = {}
+        names: dict[int, Var] = {}
+        own: list[int] = []  # the varying places with a variable of their own
         for j in varying:
-            k = len(names) + 1
+            # a place that holds what an earlier one holds in every rule (grouped with each occurrence apart)
+            # shares its variable, and the table its column
+            twin = next((t for t in own if columns[t] == columns[j] and t not in joined and j not in joined), None)
+            if twin is not None:
+                names[j] = names[twin]
+                continue
+            k = len(own) + 1
             while f"x{k}" in used:
                 k += 1
             names[j] = Var(f"x{k}")
             used.add(f"x{k}")
+            own.append(j)
+        varying = own
         fixed = {j: Const(columns[j][0]) for j in range(len(columns)) if j not in names}
         general = _instantiate(shape, {**fixed, **names, **{j: (joined[j], names[j]) for j in joined}})
         rows = sorted(set(tuple(c[j] for j in varying) for _, c in members))
         if len(rows) != len(members):
-            continue  # two rules the same up to a constant repeated: leave them be
+            return  # two rules the same up to a constant repeated: leave them be
         extra: tuple = ()
         spared = _value_column(general, [names[j] for j in varying], rows, domain_of) if len(varying) > 1 else None
         if spared is not None:  # a fluent binds that column: the table keeps the others
@@ -179,9 +192,9 @@ def fold(rules: list[Rule], domain_of, body_tables: bool = False,
             rows = sorted(set(r[:k] + r[k + 1:] for r in rows))
         if not (len(varying) == 1 and _bound_within(general, names[varying[0]], {r[0] for r in rows}, domain_of)):
             if len(members) < 3:
-                continue  # a table for two rules saves nothing
+                return  # a table for two rules saves nothing
             if not body_tables and not _joins_through_table(general, [names[j] for j in varying]):
-                continue
+                return
             key = tuple(rows)
             table = tables.get(key)
             if table is None:
@@ -198,6 +211,19 @@ def fold(rules: list[Rule], domain_of, body_tables: bool = False,
         out[members[0][0]] = Rule(general.head, extra + general.body)
         for i, _ in members[1:]:
             out[i] = None
+
+    for shape, members in groups.items():
+        fold_group(shape, members)
+    # what is left, grouped again with each number's every occurrence a place of its own (`_Occurrences`): rules
+    # whose numbers repeat in different patterns (a cell's coordinates (0, 1, 0), (1, 1, 2) beside the player 0
+    # in one literal) have different shapes above, in groups too small to fold, and one shape here
+    apart: dict[tuple, list[tuple[int, tuple]]] = {}
+    for i in candidates:
+        if i not in out:
+            shape, consts = _shape(rules[i], given, apart=True)
+            apart.setdefault(shape, []).append((i, consts))
+    for shape, members in apart.items():
+        fold_group(shape, members)
     folded = []
     for i, rule in enumerate(rules):
         if i in out:
@@ -248,13 +274,33 @@ def _walk(node, consts: dict[str, int], tables: dict | None = None):
     raise TypeError(node)
 
 
-def _shape(rule: Rule, tables: dict | None = None) -> tuple[tuple, tuple]:
-    consts: dict[str, int] = {}
+def _shape(rule: Rule, tables: dict | None = None, apart: bool = False) -> tuple[tuple, tuple]:
+    """The rule's shape and its constants, one per slot: equal constants share a slot, or with `apart` each
+    occurrence of a number has one of its own (`_Occurrences`)."""
+    consts: dict = _Occurrences() if apart else {}
     walk = _shaper(consts, tables)
 
     head = walk(rule.head)
     shape = (head, tuple(walk(b) for b in _canonical_body(rule.body)))
-    return shape, tuple(consts)
+    return shape, tuple(k[1] for k in consts) if apart else tuple(consts)
+
+
+class _Occurrences(dict):
+    """Slots for a shape (`_walk`) where every occurrence of a number is a slot of its own, and equal constants
+    of any other kind share one, as in `_shape`: keyed by (slot or "=", constant), in the order met. Two equal
+    objects in a rule are one object, but two equal numbers are often apart by chance: a cell's coordinates,
+    the player that marks it (cube3's `(makesline 1 0 0 0 yes)` for the spot (1, 0, 0) and player 0)."""
+
+    def setdefault(self, key, default=None):
+        slot = len(self)
+        if not _is_number(key):
+            return super().setdefault(("=", key), slot)
+        self[(slot, key)] = slot
+        return slot
+
+
+def _is_number(name: str) -> bool:
+    return name.lstrip("-").isdigit()
 
 
 def _blind(node) -> str:

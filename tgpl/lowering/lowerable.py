@@ -93,6 +93,15 @@ lowering's refusal, not in "undecided" after 5,000 solves. The examples take 0 t
 memory game whose six cards each show one of four numbers takes millions (minutes): past the budget the dry run
 says "undecided" instead of searching on, and `tgpl to-gdl` searches them in full."""
 
+TOWARD_COMPILED = 8
+"""How many times its budget of statements (STEPS) the dry run's whole run may go on to where `auto` would compile
+the moves once their parts of conditions pass its budget (`lower.spelled_budget`), while the parts at their rate so
+far would pass it within that many statements: the dry run then stops where the lowering stops spelling them out,
+and dry-runs the compiled moves, as the lowering compiles them. Knight Isolation on 5 x 5
+(tests/data/designers/isolation.tgpl, 25 ways, a budget of 200,000 parts) passes it at 40,448 statements; five in
+a row (225 ways, 1.8 million parts, about 8 a statement) would need hundreds of thousands, and is left to the
+sampled run at STEPS."""
+
 DOCS = 'docs/lowering.md, "Writing games that lower"'
 
 
@@ -330,6 +339,16 @@ class _Budget(Exception):
     """The dry run's budget of statements or parts of conditions is spent (`_DryLowering.progress`)."""
 
 
+@dataclass
+class _PastSpelledBudget(Exception):
+    """The whole run's parts of conditions passed `auto`'s budget for spelling the moves out (`lower.spelled_budget`)
+    where the lowering reads it (every execute.PROGRESS_EVERY statements): there it compiles the moves."""
+
+    steps: int
+    parts: int
+    budget: int
+
+
 class _RangesBudget(Exception):
     """The dry run's budget of steps of the range search is spent (`_ranges_counted`)."""
 
@@ -455,8 +474,10 @@ class _DryLowering(Lowering):
     moves of each action are run through the segment."""
 
     def __init__(self, program, universe, relations, slots, limits, steps: int, parts: int,
-                 sample: int | None = None, legal_budget: int = 0, ordered: frozenset[str] = frozenset()):
+                 sample: int | None = None, legal_budget: int = 0, ordered: frozenset[str] = frozenset(),
+                 compile_at: int | None = None):
         super().__init__(program, universe, relations, self.progress, slots, limits, ordered)
+        self.compile_at = compile_at  # `auto`'s budget of parts for spelling the moves out (None: not spelled so)
         self.ex.progress_every = 1  # every statement counted where it runs
         self.budget_steps, self.budget_parts = steps, parts
         self.sample, self.legal_budget = sample, legal_budget
@@ -489,11 +510,21 @@ class _DryLowering(Lowering):
         # a control state under way runs on past the budget of parts to the lowering's own budget of one state
         # (execute.STATE_WORK), which then refuses it as the lowering would; the next state does not begin
         # (`legal_moves`)
+        if self.compile_at is not None and parts > self.compile_at and not steps % execute.PROGRESS_EVERY:
+            raise _PastSpelledBudget(steps, parts, self.compile_at)
         over_parts = parts > self.budget_parts and self.ex.state_start is None
-        if steps > self.budget_steps + self.sample_steps * len(self.states) or over_parts:
+        over_steps = steps > self.budget_steps + self.sample_steps * len(self.states) and not self.toward(steps, parts)
+        if over_steps or over_parts:
             if walking and not self.truncated:
                 self.pairs[-1][3] = self.walked()  # read now: unwinding the walk of the candidates forgets it
             raise _Budget()
+
+    def toward(self, steps: int, parts: int) -> bool:
+        """Whether the run goes on past its budget of statements toward `auto`'s budget of parts (`compile_at`):
+        within TOWARD_COMPILED times its budget, while the parts at their rate so far would pass it within them. The
+        rate only chooses how long to run: that the lowering compiles the moves is said where the parts pass."""
+        most = TOWARD_COMPILED * self.budget_steps
+        return self.compile_at is not None and steps <= most and parts * most > self.compile_at * steps
 
     def legal_moves(self, cs: tuple):
         if self.parts > self.budget_parts:  # the state before passed it (`progress`)
@@ -632,8 +663,28 @@ def _assessed(program, snapshot: dict, moves: str, relations: bool, limits: Limi
             if _compiled(out, program, universe, limits, moves):
                 return out
         out.moves = "spelled"
-    with limits.during("running the moves symbolically (dry run)"), fewer_collections():
-        runaway = _spelled(out, program, snapshot, relations, limits, steps, parts)
+    # as `lower`: spelled out first under `auto` (not after a compiled refusal), the moves are compiled once their
+    # parts pass its budget
+    spelled_first = moves == "auto" and strategy == "spelled" and may_compile(program, universe)
+    compile_at = spelled_budget(program, universe) if spelled_first else None
+    try:
+        with limits.during("running the moves symbolically (dry run)"), fewer_collections():
+            runaway = _spelled(out, program, snapshot, relations, limits, steps, parts, compile_at=compile_at)
+    except _PastSpelledBudget as past:
+        trial = Assessment(moves="compiled", parts=game_parts(program, universe),
+                           why=f"spelled out, the moves built {past.parts:,} parts of conditions in "
+                               f"{past.steps:,} statements, more than {past.budget:,} ({PARTS_PER_WAY:,} a way to "
+                               f"fill an action's inputs, at least {SPELLED_PARTS:,}): compiled there, as `auto` does")
+        with limits.during("compiling the moves (dry run)"):
+            if _compiled(trial, program, universe, limits, moves):
+                return trial
+        out.why += f"; compiled once their parts passed {past.budget:,}, refused"
+        out.notes.extend(trial.notes)  # why they could not be compiled
+        # the lowering spells them out on, unbudgeted, and compiles them no more (`lower._CompiledPast.tried`): the
+        # dry run's run again, without the budget, is that run (the symbolic execution depends on the game alone)
+        with limits.during("running the moves symbolically (dry run)"), fewer_collections():
+            _spelled(out, program, snapshot, relations, limits, steps, parts)
+        return out
     if moves == "auto" and strategy == "spelled" and counts_the_board(program, universe, runaway):
         trial = Assessment(moves="compiled", parts=game_parts(program, universe),
                            why=f"spelled out, the range of '{runaway}' is not found, and it may count the board "
@@ -822,16 +873,19 @@ def _ranges_undecided(lw: _DryLowering) -> str:
 
 
 def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: Limits, steps: int,
-             parts: int, ahead: _Sample | None = None) -> str | None:
+             parts: int, ahead: _Sample | None = None, compile_at: int | None = None) -> str | None:
     """The symbolic execution within the budget: its verdict; past the budget, a sampled run and its estimate.
     Returns the counter whose range was not found, where that refused the game (execute.NotLowerable.counter).
     `ahead`: a sampled run made already from a fresh layout (`spelled_forecast`), taken as this one's where the
-    whole run leaves the layout fresh (the same run: each lowering starts a fresh table of formulas)."""
+    whole run leaves the layout fresh (the same run: each lowering starts a fresh table of formulas).
+    `compile_at`: `auto`'s budget of parts, past which the run stops as the lowering's does (_PastSpelledBudget,
+    raised: the caller dry-runs the compiled moves there)."""
     watched: list[_DryLowering] = []
     layout = ListLayout()  # as `lower.game_lowering`: run again with more slots or a list kept in order
 
     def make(u):
-        lw = _DryLowering(program, u, relations, layout.slots, limits, steps, parts, ordered=layout.ordered)
+        lw = _DryLowering(program, u, relations, layout.slots, limits, steps, parts, ordered=layout.ordered,
+                          compile_at=compile_at)
         watched.append(lw)
         return lw
     try:
