@@ -270,8 +270,7 @@ def _spread(t: frozenset, check: Callable[[], None] | None) -> list[Conjuncts]:
             run = []
         if check is not None:
             check()
-        options, plain = _options(c)
-        products = _products(products, options, plain)
+        products = _products(products, [_term(q) for q in c.parts])
         if len(products) > 64:
             return products
     return _products(products, [frozenset(run)]) if run else products
