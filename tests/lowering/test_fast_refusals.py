@@ -187,3 +187,19 @@ def test_a_calls_literal_keeps_the_hash_of_its_fields():
     assert same == call and lit(same) is lit(call)
     assert symbolic.CallLit("F", (1,), False, cases) != call
     symbolic.Formula.fresh_table()
+
+
+def test_oware_is_refused_at_its_costliest_write_once_the_range_search_passes_its_budget_of_work():
+    """Oware (tests/data/designers/oware.tgpl) lowers its moves, then searches its eleven counters' ranges jointly
+    (eight pits, two stores, the moves): no counter runs away, and the search is refused where its work, counted in
+    cases walked and questions asked, passes the budget (20,000,000 by default): at the store's write, by 593 cases
+    in one move. Here with a budget of 1,000,000: the same place."""
+    from tgpl.lowering.lower import NotLowerable, game_lowering
+    from tgpl.runtime.snapshot import snapshot
+    game = load_game(str(DESIGNERS / "oware.tgpl"))
+    with pytest.raises(NotLowerable) as e:
+        game_lowering(game.program, snapshot(game.initial_state(0)), range_work=1_000_000)
+    assert (e.value.span.line, e.value.span.col) == (159, 17)
+    assert e.value.counter == "Store"
+    assert e.value.reason.startswith("the search of the numbers' ranges passed its budget of work (1,000,000: ")
+    assert "Player#0.Store is written by cases, 593 in one move" in e.value.reason
