@@ -435,7 +435,7 @@ def test_every_long_loop_checks():
         "segments._segment": 5,  # each move of a control state (14)
         "segments._joint_search": 10,  # each state of the counters' joint search (44)
         "minimize._prime_implicants": 1,  # every 2,048 pairs of terms of the consensus (4)
-        "minimize._distribute": 200,  # each disjunction multiplied out (828)
+        "minimize._spread": 200,  # each disjunction multiplied out (828)
         "emit._build": 10,  # each legal move and path emitted (40)
         "emit.write_conditions": 4,  # each fluent value's conditions (14)
         "emit.prop": 5,  # each condition named (22)

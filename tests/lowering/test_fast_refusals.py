@@ -128,3 +128,78 @@ def test_the_shortcuts_build_the_formulas_and_count_the_parts_the_general_code_d
         if len(args) == 1:
             assert fast_work == slow_work
     symbolic.Formula.fresh_table()
+
+
+def _reference_distribute(f, check):
+    """minimize._distribute as it multiplied out a term's conjuncts one at a time, a literal a step of its own."""
+    from tgpl.lowering import minimize
+    out = []
+    for p in (f.parts if f.kind == "or" else (f,)):
+        t = minimize._term(p)
+        nested = sum(1 for c in t if c.kind == "or")
+        products = [symbolic.Conjuncts.empty()]
+        for c in sorted(t, key=symbolic.by_id) if nested else ():
+            if c.kind == "or":
+                check()
+            options = [minimize._term(q) for q in c.parts] if c.kind == "or" else [frozenset((c,))]
+            products = minimize._products(products, options)
+            if len(products) > 64:
+                break
+        out.extend([u.parts for u in products] if nested and len(products) <= 1 + nested else [t])
+    return out
+
+
+def test_a_run_of_literals_multiplies_the_products_out_as_its_literals_one_at_a_time_did():
+    """The spelled-out run's `minimize._distribute` extends the products by the literals between two disjunctions
+    at once (Jungle's sample extended each product once per literal, 5.5 million times): the products, where they
+    are cut past 64, and the checks of the limits are those of one literal at a time, clashes and all."""
+    from tgpl.lowering import minimize
+    symbolic.Formula.fresh_table()
+    minimize.forget()
+    cell = [[lit(FluentLit("board", f"c{i}", float(v))) for v in range(3)] for i in range(8)]
+    pair = [disj(conj(cell[i][0], cell[i + 1][1]), conj(cell[i][1], neg(cell[i + 1][0])), cell[i][2])
+            for i in range(7)]
+    terms = [
+        conj(cell[0][0], neg(cell[3][1]), pair[0], cell[5][2], pair[2], neg(cell[6][0])),  # clashes drop products
+        conj(pair[1], cell[7][1], pair[3], pair[5]),
+        conj(*pair[:6]),  # 3^6 products, cut past 64
+        conj(cell[4][0], cell[7][2], disj(cell[4][1], neg(cell[7][0]))),  # every product a clash but one
+    ]
+    f = disj(*terms)
+    for g in [f, *terms]:
+        new: list = []
+        old: list = []
+        assert minimize._distribute(g, lambda: new.append(1)) == _reference_distribute(g, lambda: old.append(1))
+        assert len(new) == len(old) > 0
+    symbolic.Formula.fresh_table()
+
+
+
+def test_a_calls_literal_keeps_the_hash_of_its_fields():
+    """A call's literal (CallLit) hashes its fields once, as a dataclass would, and keeps it: each `lit` of a call
+    looks its key up twice, hashing every formula of its cases (Jungle's `On`, called for every square)."""
+    symbolic.Formula.fresh_table()
+    x = lit(FluentLit("board", "x", 1.0))
+    cases = ((True, x), (False, neg(x)))
+    call = symbolic.CallLit("F", (1,), True, cases)
+    assert hash(call) == hash(("F", (1,), True, cases)) == hash(call)
+    same = symbolic.CallLit("F", (1,), True, cases)
+    assert same == call and lit(same) is lit(call)
+    assert symbolic.CallLit("F", (1,), False, cases) != call
+    symbolic.Formula.fresh_table()
+
+
+def test_oware_is_refused_at_its_costliest_write_once_the_range_search_passes_its_budget_of_work():
+    """Oware (tests/data/designers/oware.tgpl) lowers its moves, then searches its eleven counters' ranges jointly
+    (eight pits, two stores, the moves): no counter runs away, and the search is refused where its work, counted in
+    cases walked and questions asked, passes the budget (20,000,000 by default): at the store's write, by 593 cases
+    in one move. Here with a budget of 1,000,000: the same place."""
+    from tgpl.lowering.lower import NotLowerable, game_lowering
+    from tgpl.runtime.snapshot import snapshot
+    game = load_game(str(DESIGNERS / "oware.tgpl"))
+    with pytest.raises(NotLowerable) as e:
+        game_lowering(game.program, snapshot(game.initial_state(0)), range_work=1_000_000)
+    assert (e.value.span.line, e.value.span.col) == (159, 17)
+    assert e.value.counter == "Store"
+    assert e.value.reason.startswith("the search of the numbers' ranges passed its budget of work (1,000,000: ")
+    assert "Player#0.Store is written by cases, 593 in one move" in e.value.reason
