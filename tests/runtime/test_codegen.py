@@ -86,6 +86,29 @@ setup
 """
 
 
+GUESSED = """
+class Box { number v = 3; }
+function Count { function input Box b; returns number; effect { return b.v; } }
+function Deep
+{
+    function input number k; returns number;
+    effect { number s = 0; for (number i = 0; i < k; i += 1) { s += i * Count(b: new Box()); } return s; }
+}
+function Plain { function input number k; returns number; effect { number s = k * 2; return s + 1; } }
+setup { number t = 1 + Count(b: new Box()) * 2; number p = Plain(k: t); log(Deep(k: 4) + " " + t + " " + p); winner 0; }
+"""
+
+
+def test_a_closure_the_spelling_guess_misses_begins_the_block_again(tmp_path, monkeypatch):
+    """`Deep`'s `new` lies in an expression the guess does not look into (`BlockGenerator.closure_node`):
+    begun with Python's own locals, the function is begun again with the Frame's list, from the
+    same layout, and computes what the closures compute; `Plain` has no closure, the setup a
+    `log` statement the guess sees."""
+    generated = outcome(tmp_path, GUESSED, True, monkeypatch)
+    assert generated == outcome(tmp_path, GUESSED, False, monkeypatch)
+    assert generated == (["18 7 15"], None)
+
+
 def test_generated_calls_bind_named_inputs_like_the_closures(tmp_path, monkeypatch):
     generated = outcome(tmp_path, CALLS, True, monkeypatch)
     assert generated == outcome(tmp_path, CALLS, False, monkeypatch)

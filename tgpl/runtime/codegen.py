@@ -17,7 +17,6 @@ its value (`BlockGenerator.function`).
 from __future__ import annotations
 
 import ast as pyast
-import re
 import warnings
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -291,11 +290,6 @@ def _preamble(bound: set[str] | frozenset[str]) -> str:
     return out
 
 
-# A local: `v[slot]` in the spellings that take the locals as a list, `l<slot>` in a function's
-# fast spelling (`generate`), where they are Python's own.
-_LOCAL_RE = re.compile("\x00L(\\d+)\x00")
-
-
 def _loads(slots: set[int], but: int | None = None) -> str:
     """The lines loading the locals `slots` (but `but`) from the list `v` into Python's own."""
     return "".join(f"    l{s} = v[{s}]\n" for s in sorted(slots - {but}))
@@ -314,11 +308,25 @@ def _place(obj: str) -> str:
     return f"{obj}.place" if _named(obj) else f"({obj}).place"
 
 
-def _spelled(body: str, local: str = "v[\\1]") -> str:
-    """`body` with its locals written out: each block has one spelling of them, `v[slot]` where it
-    calls closures (they read and write the Frame's list), else `l<slot>`, known only once the whole
-    block is generated."""
-    return _LOCAL_RE.sub(local, body)
+class _Respell(Exception):
+    """A block begun with its locals where its code cannot keep them (`BlockGenerator.spelled`)."""
+
+
+class _Start:
+    """What generating a block changes outside its generator, as it was when the block was begun:
+    the scopes of its layout and the compiler's numbering (memo tables, listing sites, calls
+    inline, sites), given back to begin it again with its locals in the Frame's list, so that the
+    second spelling numbers all alike."""
+
+    def __init__(self, gen: BlockGenerator):
+        layout, c = gen.layout, gen.c
+        self.scopes, self.size, self.types = [dict(s) for s in layout.scopes], layout.size, dict(layout.types)
+        self.numbers = (c.memos, c.listing_sites, c.inlined, c.sites)
+
+    def restore(self, gen: BlockGenerator) -> None:
+        layout, c = gen.layout, gen.c
+        layout.scopes[:], layout.size, layout.types = self.scopes, self.size, self.types
+        c.memos, c.listing_sites, c.inlined, c.sites = self.numbers
 
 
 def _pool_loop(slot: int, test: str, depth: int, pool: str = "pool") -> str:
@@ -413,7 +421,8 @@ _HELPERS = {
 class BlockGenerator:
     """Turns one block (and the blocks nested in it) into one Python function."""
 
-    def __init__(self, compiler: Compiler, layout: Layout, direct: bool = False, optimistic: str | None = None):
+    def __init__(self, compiler: Compiler, layout: Layout, direct: bool = False, optimistic: str | None = None,
+                 frame: bool = False):
         self.c = compiler
         self.layout = layout
         self.ns: dict[str, object] = dict(_HELPERS, _eq=_equal)
@@ -438,6 +447,10 @@ class BlockGenerator:
         self.index_reads: set[str] = set()  # the ints of `indexes` the code reads (`stmt_For` gives those)
         self.quick_items = False  # whether the optimistic spelling reads list items as one lookup (`quick_item`)
         self.closures = 0  # compiler closures (and signals to them) the code uses: they need a Frame
+        # Where the code keeps its locals: in the Frame's list `v` (`frame`: code with closures,
+        # which read and write them there), else as Python's own; `restarts`: the block is begun
+        # again the other way where that was not the right one (`spelled`)
+        self.frame, self.restarts = frame, False
         self.counts = False  # may count loop steps (loops, calls, charges): `direct.spell` keeps the count
         self.in_fixed = False  # generating a fixed expression (`fixed`): its parts are not remembered apart
         self.memo_tables: list[int] = []  # the memo tables of the fixed expressions in the code
@@ -481,13 +494,96 @@ class BlockGenerator:
             f"    MT{i} = MM[{i}] if MM is not None else _NO_FIELDS\n" for i in self.memo_tables)
 
     def local(self, slot: int) -> str:
-        """A local's code, a `LocalCode`: a marker (`_LOCAL_RE`, its slot recorded in `slots`), or
-        in a body inline the caller's Python local that holds it (`inlining.local_name`) or the
-        caller's code of an input read as it is."""
+        """A local's code, a `LocalCode`: `v[slot]` in the Frame's list (`frame`), else Python's
+        own `l<slot>` (its slot recorded in `slots`, which a function loads or takes); in a body
+        inline the caller's Python local that holds it (`inlining.local_name`) or the caller's
+        code of an input read as it is."""
         if slot < inlining.FIRST_SLOT:
+            if self.frame:
+                return LocalCode(f"v[{slot}]")
             self.slots.add(slot)
-            return LocalCode(f"\x00L{slot}\x00")
+            return LocalCode(f"l{slot}")
         return self.inputs.get(slot) or LocalCode(inlining.local_name(slot))
+
+    def closure(self) -> None:
+        """Count a closure of the compiler (or a signal to the closure running this code) in the
+        code, which then keeps its locals in the Frame's list, where the closures read and write
+        them. One met in a block begun with them as Python's own (and `restarts`) begins it
+        again (`spelled`), unless it is in a body inline, which then is not inline
+        (`inlining._Saved.kept`)."""
+        self.closures += 1
+        if self.restarts and not self.frame and not self.inlining:
+            raise _Respell
+
+    def generated_block(self, block: ast.Block) -> None:
+        """Generate the block's statements; begun with its locals in the Frame's list (and
+        `restarts`), a block that has no closure after all begins again (`spelled`)."""
+        self.block(block, 1)
+        if self.restarts and self.frame and not self.closures:
+            raise _Respell
+
+    def spelled(self, block: ast.Block, make):
+        """`make(generator)`, the code of `block` made by a generator like this one, begun with its
+        locals in the Frame's list where the block holds a node always left to a closure
+        (`closure_node`), else as Python's own; where that is not the right place (`closure`,
+        `generated_block`), begun again the other way, from the same start (`_Start`). A wrong
+        guess costs the time of that beginning, never a different code."""
+        start = _Start(self)
+        gen = self
+        if self.closure_node(block):
+            gen = BlockGenerator(self.c, self.layout, self.direct, self.what, frame=True)
+        gen.restarts = True
+        try:
+            return make(gen)
+        except _Respell:
+            start.restore(self)
+        return make(BlockGenerator(self.c, self.layout, self.direct, self.what, frame=not gen.frame))
+
+    def closure_node(self, block: ast.Block) -> bool:
+        """Whether a statement of the block, at any depth, is one the generator always leaves to a
+        closure: an input statement, or one whose expression (a value declared, assigned or
+        given back) is a `new`, a call of a built-in by its name (`log`, `roll`) or a call given
+        a `new`. Deeper expressions are not looked into: a guess (`spelled`), made in a walk of
+        the statements only, which costs less than it saves. None in a function that reads only
+        (`tgpl.runtime.readonly`), whose body is not walked."""
+        if self.what is not None:
+            return False
+        stack = list(block.body)
+        pop, push, extend = stack.pop, stack.append, stack.extend
+        while stack:
+            s = pop()
+            cls = s.__class__
+            if cls is ast.ExprStmt:
+                e = s.expr
+                if e.__class__ is ast.Assign:
+                    e = e.value
+            elif cls is ast.VarDecl:
+                e = s.init
+            elif cls is ast.Return:
+                e = s.value
+            elif cls is ast.If:
+                push(s.then)
+                if s.orelse is not None:
+                    push(s.orelse)
+                continue
+            elif cls is ast.Block:
+                extend(s.body)
+                continue
+            elif cls is ast.While or cls is ast.For:
+                push(s.body)
+                continue
+            else:
+                if cls is ast.InputDecl:
+                    return True
+                continue
+            if e.__class__ is ast.New:
+                return True
+            if e.__class__ is ast.Call:
+                if e.callee.__class__ is ast.Name and getattr(self.c.types.get(id(e.callee)), "kind", None) == "builtin":
+                    return True
+                if any(a.value.__class__ is ast.New for a in e.args):
+                    return True
+        return False
 
     def this(self) -> str:
         """`this`'s code, where the code reads it: a Frame's spelling binds it on entry (`frame_code`)."""
@@ -532,13 +628,16 @@ class BlockGenerator:
 
     def generate(self, block: ast.Block) -> Code:
         """The block's code, a function of a Frame (with `direct`, also its plain spelling)."""
-        self.block(block, 1)
+        return self.spelled(block, lambda gen: gen.generated(block))
+
+    def generated(self, block: ast.Block) -> Code:
+        self.generated_block(block)
         preamble = self.preamble()
         block_fn = self.frame_code(preamble, block.span)
         if self.direct and not self.closures:
             # The same code as a plain function of (machine, this, locals) that returns its
             # value itself: an action's or a phase's plain spelling (`RAction.plain`, `RPhase.plain`).
-            direct = "def _direct(m, this, v):\n" + _loads(self.slots) + preamble + _spelled(self.text(False), "l\\1")
+            direct = "def _direct(m, this, v):\n" + _loads(self.slots) + preamble + self.text(False)
             block_fn.direct = self._compile(direct, block.span, "_direct")
         return block_fn
 
@@ -551,14 +650,17 @@ class BlockGenerator:
         head = "def _block(f):\n    v = f.vars\n    m = f.m\n" + ("    this = f.this\n" if self.reads_this else "")
         body = self.text(True)
         if self.closures:
-            return self._compile(head + preamble + _spelled(body), span, "_block")
-        return self._compile(head + _loads(self.slots) + preamble + _spelled(body, "l\\1"), span, "_block")
+            return self._compile(head + preamble + body, span, "_block")
+        return self._compile(head + _loads(self.slots) + preamble + body, span, "_block")
 
     def function(self, block: ast.Block, params: tuple[int, ...]):
         """A function's effect, as every call runs it (`RFunction.effect`): `function_effect`'s
         spellings, or, for a body with closures (or inputs whose slots are not 0, 1, ...: one
         with a filter), its code of a Frame run on the inputs by `calls.frame_runner`."""
-        self.block(block, 1)
+        return self.spelled(block, lambda gen: gen.function_code(block, params))
+
+    def function_code(self, block: ast.Block, params: tuple[int, ...]):
+        self.generated_block(block)
         preamble = self.preamble()
         if not self.closures and params == tuple(range(len(params))):
             return self.function_effect(preamble, params, block.span)
@@ -573,12 +675,12 @@ class BlockGenerator:
         slots = sorted(self.slots - set(params))
         init = ("    " + " = ".join(f"l{s}" for s in slots) + " = None\n") if slots else ""
         args = "".join(f", l{s}" for s in params)
-        effect = self._compile(f"def _fast(m, this{args}):\n" + init + preamble + _spelled(self.text(False), "l\\1"),
+        effect = self._compile(f"def _fast(m, this{args}):\n" + init + preamble + self.text(False),
                                span, "_fast")
         if self.optimistic is not None:
             optimistic = bool(self.optimistic)
             body = self.text(False, 1, quick=True)
-            src = direct_calls.spell(_spelled(body, "l\\1"), init,
+            src = direct_calls.spell(body, init,
                                      self.preamble(True, direct_calls.GIVEN), args, self.what,
                                      optimistic, optimistic and self.counts, self.misses())
             self.ns.update(direct_calls.HELPERS, _TOO_LARGE=TOO_LARGE)
@@ -625,7 +727,7 @@ class BlockGenerator:
         src = (
             "def _all(m, this, v, pool):\n" + loads + self.preamble()
             + "    out = []\n"
-            + _pool_loop(slot, _spelled(test, "l\\1"), 1)
+            + _pool_loop(slot, test, 1)
             + "    return out\n"
         )
         every = self._compile(src, block.span, "_all")
@@ -642,15 +744,14 @@ class BlockGenerator:
         if split is not None:
             split = (split[0], _quick(split[1]))
         head = loads + self.preamble(True)
-        spelled = _spelled(test, "l\\1")
-        tree = hoisting.parse_expression(spelled)
+        tree = hoisting.parse_expression(test)
         if tree is None:
             return every
         names = hoisting.loaded_names(tree)
         deferred = "_acc" in names  # the steps of remembered values are counted at the end
         # the count set back on a miss, unless the test names no machine (then it counts nothing)
         counts = deferred or "m" in names
-        loop = _pool_loop(slot, spelled, 2)
+        loop = _pool_loop(slot, test, 2)
         if split is not None and deferred:
             # `A && B`, `A` remembered for each candidate alone: the candidates it passes, and the
             # steps its values counted, found once per pool and memo (`_prefiltered`); `B` is run on
@@ -658,7 +759,6 @@ class BlockGenerator:
             # over the whole pool leaves it. While some candidate has no value remembered, the
             # whole pool (which remembers them).
             idx, right = split
-            right = _spelled(right, "l\\1")
             kept = self.const([(None, None, None, -1)], "_pf")
             loop = (f"        _pf = {kept}[0]\n"
                     + f"        if _pf[0] is not pool or _pf[1] is not MT{idx} or (_pf[2] is None and _pf[3] != len(MT{idx})):\n"
@@ -669,7 +769,7 @@ class BlockGenerator:
                     + "            if pool:\n"
                     + f"                v[{slot}] = pool[-1]\n"
                     + "        else:\n"
-                    + _pool_loop(slot, spelled, 3))
+                    + _pool_loop(slot, test, 3))
         src = (
             "def _all_opt(m, this, v, pool):\n" + head
             + ("    _st0 = m.steps\n" if counts else "")
@@ -697,7 +797,7 @@ class BlockGenerator:
                 machine = "    m = None\n" if "m" in names else ""
                 every.data = self._compile(
                     f"def _all_data(D, G, this, pool):\n{machine}    out = []\n    for l{slot} in pool:\n"
-                    f"        if {spelled}:\n            out.append(l{slot})\n    return out\n",
+                    f"        if {test}:\n            out.append(l{slot})\n    return out\n",
                     block.span, "_all_data")
         return hoisted or every
 
@@ -872,8 +972,8 @@ class BlockGenerator:
 
     def stmt_closure(self, s: ast.Stmt, depth: int) -> None:
         """The compiler's closure of s, whose signal (BREAK, CONTINUE, a Returned) this code obeys."""
+        self.closure()
         code = self.const(self.c.stmt(s, self.layout), "_s")
-        self.closures += 1
         r = self.name("_r")
         self.emit(depth, f"{r} = {code}(f)")
         self.emit(depth, f"if {r} is not None:")
@@ -1116,7 +1216,7 @@ class BlockGenerator:
 
     def stmt_Break(self, s: ast.Break, depth: int) -> None:
         if not self.loops:  # a block run as a closure inside a loop: signal the loop
-            self.closures += 1  # a signal to the closure running this block
+            self.closure()  # a signal to the closure running this block
             self.emit(depth, "return _BREAK")
             return
         flag = self.loops[-1]
@@ -1126,7 +1226,7 @@ class BlockGenerator:
 
     def stmt_Continue(self, s: ast.Continue, depth: int) -> None:
         if not self.loops:
-            self.closures += 1
+            self.closure()
             self.emit(depth, "return _CONTINUE")
             return
         self.continues[-1] += 1
@@ -1248,7 +1348,7 @@ class BlockGenerator:
         return code
 
     def fallback(self, e: ast.Expr, want: Type | None = None) -> str:
-        self.closures += 1
+        self.closure()
         self.counts = True
         return f"{self.const(self.c.expr(e, self.layout, want), '_x')}(f)"
 
@@ -1381,7 +1481,7 @@ class BlockGenerator:
             plain = scalar(self.c.type_of(e))
             return self.member(self.this(), e.name, self.const(e.span, "_p"), known=True, plain=plain)
         if e.name == "event":
-            self.closures += 1  # read only by a Frame's spelling, which a closure makes the one
+            self.closure()  # read only by a Frame's spelling, which a closure makes the one
             return "f.event"
         t = self.c.type_of(e)
         if isinstance(t, ClassType) and t.info.visibility == "global":

@@ -7,8 +7,8 @@ from tgpl.frontend.types import ANY, Type
 
 
 class LocalCode(str):
-    """The code of a local as the generator gives it (`codegen.BlockGenerator.local`): the marker
-    of a slot, or the Python name of a local of a call inline. Code built around it is a plain
+    """The code of a local as the generator gives it (`codegen.BlockGenerator.local`): `v[slot]`
+    or `l<slot>`, or the Python name of a local of a call inline. Code built around it is a plain
     `str`, so the type tells a bare read of a local from any other expression, with no look at
     the text (`inlining.inline_call` reads such an argument where the body reads the input)."""
 
