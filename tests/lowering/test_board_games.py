@@ -160,7 +160,7 @@ def test_past_the_budget_a_refused_compilation_goes_on_spelling_out(monkeypatch)
 
 
 def test_the_dry_run_chooses_as_the_lowering_does():
-    """`to-gdl --dry-run` runs the spelled-out moves within its own budget, and past the lowering's budget of parts
+    """`to-gdl --dry-run` runs the spelled-out moves as the lowering does, and past the lowering's budget of parts
     of conditions (more than 100,000 here, counted, never timed) says that `auto` compiles them, as it does."""
     from click.testing import CliRunner
     from tgpl.cli import main
@@ -168,6 +168,6 @@ def test_the_dry_run_chooses_as_the_lowering_does():
     r = CliRunner().invoke(main, ["to-gdl", str(SPELLED_COSTLY), "--dry-run"])
     assert r.exit_code == 0, r.output
     first = r.output.splitlines()[0]
-    assert first.startswith(f"{SPELLED_COSTLY}: lowers; its moves compiled once (spelled out, the moves would build "), first
-    built = int(first.split("would build at least ")[1].split(" parts")[0].replace(",", ""))
+    assert first.startswith(f"{SPELLED_COSTLY}: lowers; its moves compiled once (spelled out, the moves built "), first
+    built = int(first.split("the moves built ")[1].split(" parts")[0].replace(",", ""))
     assert built > 100_000, first
