@@ -305,27 +305,21 @@ def _walk(static: int) -> str:
 """
 
 
-@pytest.mark.parametrize("static", [per_state.SLOW_JOIN - 1, per_state.SLOW_JOIN])
-def test_a_recursion_over_the_state_that_joins_many_static_relations_is_grounded_apart_unprobed(
-        monkeypatch, static):
-    """per_state.joins_slowly: from SLOW_JOIN static literals in a recursive rule that reads the state, batches
-    are grounded apart from the first, with no batch timed together; the answers are the same either way."""
-    program = read_kif(_walk(static), "walk.kif")
-    sure = static >= per_state.SLOW_JOIN
-    assert per_state.joins_slowly(program) == sure
+@pytest.mark.parametrize("together, how", [(0.0, per_state.TOGETHER), (None, per_state.APART)])
+def test_a_recursion_over_the_state_that_joins_many_static_relations_is_settled_by_its_first_batch(
+        monkeypatch, together, how):
+    """A rule's shape does not tell which way a batch grounds faster: Blokus Duo's recursions over the pieces'
+    cells ground slower together, a 9x9 Pente's, with as many static literals, faster. So a game whose
+    recursion over the state joins many static literals starts unsettled, its first batch is timed together
+    once, and the faster way is kept; the answers are the same either way."""
+    program = read_kif(_walk(26), "walk.kif")
     game = GdlGame(program, "per-state")
-    assert game._queries.batch().grounding == (per_state.APART if sure else None)
-    asked = _settling(monkeypatch, None)
+    assert game._queries.batch().grounding is None
+    asked = _settling(monkeypatch, together)
     queries = [None] + [(state.fluents, joint) for state, joint in walk(game, 0, 10)] * 3
     assert len(queries) == 10
     want = [step(a) for a in grounded(GdlGame(program, "per-state"), per_state.TOGETHER).states_after(queries)]
     assert [step(a) for a in game.states_after(queries)] == want
     assert want[-1] == step(game.initial_state().apply(["go"]).apply(["go"]).apply(["go"]))
-    assert game._queries.batch().grounding == per_state.APART and len(asked) == (0 if sure else 1)
-
-
-@pytest.mark.parametrize("path", GAMES, ids=lambda p: p.name)
-def test_the_hand_written_games_are_left_to_their_first_batch(path):
-    """No hand-written game has the shape that makes a batch sure to ground slowly (chess's and reversi's
-    recursions join 3 static literals at most)."""
-    assert not per_state.joins_slowly(read_kif(path.read_text(encoding="utf-8"), str(path)))
+    assert [step(a) for a in game.states_after(queries[::-1])] == want[::-1]
+    assert game._queries.batch().grounding == how and len(asked) == 1

@@ -135,14 +135,14 @@ class BatchQueries:
     Apart. For some games the batch grounds far slower than its queries one by one: the query index, a variable
     in every rule that reads the state, leads clingo to join a long rule in a bad order (Blokus Duo's
     look-ahead over the pieces' cells: its initial state 0.24 s alone, 29 s as a batch of one), where for
-    others the batch is many times faster (reversi's 64 states: 0.22 s together, 3.4 s apart). Where the rules
-    have the shape that makes a batch slow (`joins_slowly`), batches are grounded apart from the first. Else,
-    which way is faster is a fact of the game that its rules do not tell reliably, so the first batch of at least
-    PROBE_LEAST queries settles it (`grounding`): its queries are grounded apart, as StateQueries grounds one,
-    then together in a forked process given as long (and FORK_TIME), and killed past that: it has lost then, and
-    a grounding cannot be interrupted otherwise. The answers are the same either way (the apart ones are
-    kept), so only the time depends on the machine, never what is answered. Until then, a smaller batch is
-    grounded apart: its cost is bounded by the queries' own, where a bad join is not.
+    others the batch is many times faster (reversi's 64 states: 0.22 s together, 3.4 s apart; a 9x9 Pente's,
+    whose recursions join as many static literals as Blokus's, 19 times faster together). Which way is faster
+    is a fact of the game that its rules' shape does not tell, so the first batch of at least PROBE_LEAST
+    queries settles it (`grounding`): its queries are grounded apart, as StateQueries grounds one, then
+    together in a forked process given as long (and FORK_TIME), and killed past that: it has lost then, and a
+    grounding cannot be interrupted otherwise. The answers are the same either way (the apart ones are kept),
+    so only the time depends on the machine, never what is answered. Until then, a smaller batch is grounded
+    apart: its cost is bounded by the queries' own, where a bad join is not.
     """
 
     def __init__(self, program: Program, names: ClingoNames):
@@ -163,9 +163,7 @@ class BatchQueries:
         self.statements = _parsed(text)
         self._program, self._names = program, names
         self._apart: list[ast.AST] | None = None  # the program of a query grounded apart (`apart_statements`)
-        # TOGETHER or APART once the first large batch settled it (`_settled`), or at once where the rules' shape
-        # is sure of it (`joins_slowly`)
-        self.grounding: str | None = APART if joins_slowly(program) else None
+        self.grounding: str | None = None  # TOGETHER or APART once the first large batch settled it (`_settled`)
         self._texts: dict[clingo.Symbol, str] = {}  # a fluent or move -> its clingo text
         self._workers: Workers | None = None
         self._limits: Limits | None = None  # the limits of `parallel`, which the groundings here are under
@@ -363,10 +361,6 @@ FORK_TIME = 0.2
 """Seconds a settling batch is given besides the time its queries took apart, for forking the process that
 grounds it together (a large game's process has many pages to map), which times its grounding alone."""
 
-SLOW_JOIN = 12
-"""The relations that do not read the state, joined by one recursive rule that does, from which a batch is sure
-to ground slower together than apart (`joins_slowly`)."""
-
 MIN_SHARE = 8
 """The fewest queries a worker is given: a grounding has a fixed cost (the rules, the static tables)."""
 MAX_WORKERS = 7
@@ -535,28 +529,6 @@ def _indexed(program: Program, domain: str) -> Program:
                          else r for r in program.rules))
 
 
-def joins_slowly(program: Program) -> bool:
-    """Whether a batch of the game grounds slower together than its queries apart, as its rules' shape makes
-    sure: a recursive rule that reads the state (through any chain) and joins SLOW_JOIN or more literals of
-    relations that do not. The query index, an argument of every relation that reads the state in a batch
-    (even where a query's index is a constant), leads clingo to join such a rule in a bad order, a whole
-    recursion round after round. Blokus Duo's look-ahead walks each piece's cells so, in rules of 26 static
-    literals: 28 times slower together; the games a batch speeds up, up to 3 (reversi, chess). Between the
-    two, the first batch settles it (BatchQueries)."""
-    graph = DependencyGraph.of(program)
-    components = graph.components()
-    stateful = graph.reading({"true", "does"})
-    for rule in program.rules:
-        head = rule.head.relation
-        if head not in stateful:
-            continue
-        body = [atom.relation for atom, _ in rule.body_atoms()]
-        if (sum(relation not in stateful for relation in body) >= SLOW_JOIN
-                and any(graph.in_cycle(head, relation, components) for relation in body)):
-            return True
-    return False
-
-
 def estimate_rules(program: Program, own: Program) -> tuple[Rule, ...]:
     """The query's rules as tgpl.asp.estimate should see them (see the module's docstring)."""
     now = {"true": STATE_NOW, "does": MOVE_NOW}
@@ -578,4 +550,4 @@ def _parsed(text: str) -> list[ast.AST]:
     return statements
 
 
-__all__ = ["StateQueries", "BatchQueries", "query_rules", "estimate_rules", "joins_slowly", "START"]
+__all__ = ["StateQueries", "BatchQueries", "query_rules", "estimate_rules", "START"]
