@@ -783,6 +783,14 @@ class _FunctionCompiler:
         self.hf.rules.append(Rule(Atom(result, entry + (found,)), (call, known)))
         self.hf.rules.append(Rule(Atom(result, entry + (otherwise,)), (call, Not(known))))
 
+    def found_and_on(self, s: ast.If, clauses: list[Clause], flow: _Flow, found: Const) -> _Flow:
+        """`if (C) { return found; }` in a search: `found` where C holds, and on whatever C is, as if it had not
+        returned (the search's `|found` rules say the rest: `found_rules`)."""
+        for c in clauses:
+            flow.returns += [(y, found) for y in self.cond(s.cond, c)[0]]
+        flow.going = [c.copy() for c in clauses]
+        return flow
+
     def search_value(self, e) -> Const:
         """A search's constant (a literal) as the rules write it."""
         return self.expr(e, Clause([], {}))[0][1]
@@ -1017,21 +1025,15 @@ class _FunctionCompiler:
             flow.going = clauses  # the count is not compiled: no depth ends the search
             return flow
         if isinstance(s, ast.If) and self.hf.closure and id(s) in self.closure.found:
-            for c in clauses:  # `if (C && Self(...)) { return true; }`: true where C holds; on, whatever C is
-                flow.returns += [(y, Const("yes")) for y in self.cond(s.cond, c)[0]]
-            flow.going = [c.copy() for c in clauses]
-            return flow
+            # `if (C && Self(...)) { return true; }`: true where C holds; on, whatever C is
+            return self.found_and_on(s, clauses, flow, Const("yes"))
         if isinstance(s, ast.If) and self.search is not None and self.hc.searched_callers \
                 and returns_found(self.search, s):
-            # a search's `if (C) { return K; }` (tgpl.lowering.searches): K where C holds, and on whatever C is,
-            # as if it had not returned, so that a loop around it never waits on C (Kamisado's `CanSlide`, a
-            # loop up to a distance known at run time that goes on while no square is `Occupied`). Only where
-            # the callers are searched (compile_game's last retry): the games that lowered before keep their rules
-            found = self.search_value(self.search.found)
-            for c in clauses:
-                flow.returns += [(y, found) for y in self.cond(s.cond, c)[0]]
-            flow.going = [c.copy() for c in clauses]
-            return flow
+            # a search's `if (C) { return K; }` (tgpl.lowering.searches), so that a loop around it never waits on
+            # C (Kamisado's `CanSlide`, a loop up to a distance known at run time that goes on while no square is
+            # `Occupied`). Only where the callers are searched (compile_game's last retry): the games that lowered
+            # before keep their rules
+            return self.found_and_on(s, clauses, flow, self.search_value(self.search.found))
         if isinstance(s, ast.If):
             for c in clauses:
                 yes, no = self.cond(s.cond, c)

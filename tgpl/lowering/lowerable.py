@@ -673,8 +673,8 @@ def _assessed(program, snapshot: dict, moves: str, relations: bool, limits: Limi
     except _PastSpelledBudget as past:
         trial = Assessment(moves="compiled", parts=game_parts(program, universe),
                            why=f"spelled out, the moves built {past.parts:,} parts of conditions in "
-                               f"{past.steps:,} statements, more than {past.budget:,} ({PARTS_PER_WAY:,} a way to "
-                               f"fill an action's inputs, at least {SPELLED_PARTS:,}): compiled there, as `auto` does")
+                               f"{past.steps:,} statements, {_over_spelled_budget(past.budget)}: compiled there, "
+                               "as `auto` does")
         with limits.during("compiling the moves (dry run)"):
             if _compiled(trial, program, universe, limits, moves):
                 return trial
@@ -702,8 +702,7 @@ def _assessed(program, snapshot: dict, moves: str, relations: bool, limits: Limi
             why = (f"spelled out, one control state built more than {execute.STATE_WORK:,} parts of conditions, "
                    "its budget" if costly else
                    f"spelled out, the moves would build {'at least ' * out.estimated}{built:,} parts "
-                   f"of conditions, more than {budget:,} ({PARTS_PER_WAY:,} a way to fill an action's inputs, "
-                   f"at least {SPELLED_PARTS:,})")
+                   f"of conditions, {_over_spelled_budget(budget)}")
             trial = Assessment(moves="compiled", parts=game_parts(program, universe), why=why)
             with limits.during("compiling the moves (dry run)"):
                 if _compiled(trial, program, universe, limits, moves):
@@ -857,6 +856,11 @@ def _follows_results(game: CompiledGame | None, probes: list, kept: set[int] | N
                 raise
             kept.add(e.call)
         game = None
+
+
+def _over_spelled_budget(budget: int) -> str:
+    """How the dry run says the moves spelled out passed `auto`'s budget of parts (`lower.spelled_budget`)."""
+    return f"more than {budget:,} ({PARTS_PER_WAY:,} a way to fill an action's inputs, at least {SPELLED_PARTS:,})"
 
 
 def _ranges_undecided(lw: _DryLowering) -> str:
