@@ -24,6 +24,7 @@ from tgpl.asp.kif import read_kif, to_kif
 from tgpl.asp.reasoner import GdlGame
 from tgpl.asp.validate import validate
 from tgpl.cli import main
+from tgpl.frontend.diagnostics import Diagnostic, Severity, Span
 from tgpl.lowering.lower import NotLowerable, lower
 from tgpl.lowering.universe import Universe
 from tgpl.pipeline import gdl_errors
@@ -399,3 +400,23 @@ def test_a_counted_loop_that_writes_the_state_asks_its_calls_under_its_relation(
     assert len(calls) == 2  # the filter's and the effect's
     under_loop = sorted(all(any(rel.startswith("loop") for rel in body) for body in bodies) for bodies in calls.values())
     assert under_loop == [False, True]
+
+
+def test_auto_spells_the_moves_out_where_the_compiled_ones_break_gdls_rules(tmp_path, monkeypatch):
+    """`auto` compiles this game's moves (SPELLED_MOVES 0); where the compiled rules break a rule of GDL that no
+    compilation again mends (a gap of the compiled subset: here a check that finds every compiled program
+    broken), the moves are spelled out instead, the check never asked of them: valid GDL, the runtime's game."""
+    monkeypatch.setattr("tgpl.lowering.lower.SPELLED_MOVES", 0)
+    checked = []
+
+    def broken(program) -> list[Diagnostic]:
+        checked.append(program)
+        return [Diagnostic(Severity.ERROR, Span("variant.tgpl", 1, 1, 1, 1), "an argument of a recursive literal is not ground",
+                           code="recursion-restriction")]
+
+    game = variant(tmp_path, SHIFTS, *NEAR, *FREE, name="variant.tgpl")
+    lw = Lowered.with_options(game, moves="auto", check=broken)
+    assert checked  # compiled first, and refused by the check
+    assert "moves compiled" not in lw.lowered.stats
+    assert lw.lowered.program not in checked and not gdl_errors(lw.lowered.program)
+    assert bisimulate(lw).states == 501
