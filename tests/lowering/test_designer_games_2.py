@@ -70,6 +70,7 @@ def test_memorys_dry_run_stops_its_range_search_at_its_budget_and_says_undecided
     monkeypatch.setattr(segments, "COPIES_APART", 10**9)
     budget = lowerable.RANGE_STEPS // 10
     monkeypatch.setattr(lowerable, "RANGE_STEPS", budget)
+    monkeypatch.setattr(lowerable, "RANGE_CHEAP_WORK", -1)  # no step is cheap: the stop at RANGE_STEPS
 
     limits = Limits()
     told = []

@@ -125,3 +125,18 @@ def test_a_point_scored_by_a_pass_is_refused_at_its_write(tmp_path):
     r = to_gdl(tmp_path, path)
     assert r.exit_code == 2, r.output
     assert "not lowerable" in r.output and "Points += 1; turn.pass();" in r.output, r.output
+
+
+def test_line_ups_dry_run_searches_its_cheap_ranges_past_the_step_budget(monkeypatch):
+    """Line Up's range search takes 16,011 steps, each cheap (197,105 units of work in all): the dry run goes on
+    past RANGE_STEPS while the work stays within RANGE_CHEAP_WORK, to RANGE_CHEAP_STEPS, and says "lowers", as
+    `tgpl to-gdl` lowers it (it said "undecided" at 5,000 steps). Stopped short of the search's end by a smaller
+    RANGE_CHEAP_STEPS, the same run is undecided at that step, a count, never a time."""
+    from tgpl.lowering import lowerable
+    from tgpl.pipeline import assess_game
+
+    assert assess_game(load_game(game("lineup"))).verdict == "lowers"
+    monkeypatch.setattr(lowerable, "RANGE_CHEAP_STEPS", 10_000)
+    out = assess_game(load_game(game("lineup")))
+    assert out.verdict == "undecided"
+    assert any("passed the dry run's budget (10,000 steps) while ranging " in n for n in out.notes), out.notes

@@ -32,7 +32,7 @@ refused by those stages (a compiled function whose numbers pass their bound), wh
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -92,6 +92,15 @@ RANGE_STEPS = 5_000
 lowering's refusal, not in "undecided" after 5,000 solves. The examples take 0 to 1,410, nim 4,030; a
 memory game whose six cards each show one of four numbers takes millions (minutes): past the budget the dry run
 says "undecided" instead of searching on, and `tgpl to-gdl` searches them in full."""
+RANGE_CHEAP_STEPS = 25_000
+"""Steps the dry run's range search goes on to past RANGE_STEPS while its work (segments.RangeWork: cases walked,
+questions to clingo) stays within RANGE_CHEAP_WORK: cheap steps, whose full search ends in seconds. Line Up
+(tests/data/designers/lineup.tgpl) takes 16,011 steps and 197,105 units of work, the rewritten Royal Game of Ur
+(rosette_throw.tgpl) 21,279 and 366,931: both said "undecided" at 5,000 steps and now lower, as `tgpl to-gdl`
+lowers them. A search that costly per step (Ultimate tic-tac-toe: 781,624 at 5,000 steps; Dobutsu 3,981,837)
+still stops at RANGE_STEPS, so no dry run that answered before takes longer."""
+RANGE_CHEAP_WORK = 500_000
+
 
 TOWARD_COMPILED = 8
 """How many times its budget of statements (STEPS) the dry run's whole run may go on to where `auto` would compile
@@ -350,13 +359,14 @@ class _PastSpelledBudget(Exception):
 
 
 class _RangesBudget(Exception):
-    """The dry run's budget of steps of the range search is spent (`_ranges_counted`)."""
+    """The dry run's budget of steps of the range search is spent (`_ranges_counted`); args[0], the steps taken."""
 
 
 @contextmanager
-def _ranges_counted(limits: Limits, budget: int) -> Iterator[None]:
+def _ranges_counted(limits: Limits, work: Callable[[], int]) -> Iterator[None]:
     """Count the range search's steps (the checks it makes in the stage "lowering (ranges)") and raise
-    _RangesBudget past `budget`; whatever else is told of the checks (a test's hook) still is."""
+    _RangesBudget past RANGE_STEPS, or past RANGE_CHEAP_STEPS where the search's `work()` so far passed
+    RANGE_CHEAP_WORK; whatever else is told of the checks (a test's hook) still is."""
     before = limits.on_check
     spent = 0
 
@@ -366,8 +376,8 @@ def _ranges_counted(limits: Limits, budget: int) -> Iterator[None]:
             before(lim)
         if lim.stage == "lowering (ranges)":
             spent += 1
-            if spent > budget:
-                raise _RangesBudget()
+            if spent > RANGE_STEPS and (spent > RANGE_CHEAP_STEPS or work() > RANGE_CHEAP_WORK):
+                raise _RangesBudget(spent)
     limits.on_check = count
     try:
         yield
@@ -863,12 +873,17 @@ def _over_spelled_budget(budget: int) -> str:
     return f"more than {budget:,} ({PARTS_PER_WAY:,} a way to fill an action's inputs, at least {SPELLED_PARTS:,})"
 
 
-def _ranges_undecided(lw: _DryLowering) -> str:
+def _range_work(lw: _DryLowering) -> int:
+    """The work of `lw`'s range search so far (0 before it starts)."""
+    return lw.range_spent.spent if lw.range_spent is not None else 0
+
+
+def _ranges_undecided(lw: _DryLowering, steps: int) -> str:
     """The note of a dry run whose range search passed its budget of steps: the counters the search was ranging
     then, with the values found and where they are written (`segments.search_underway`), so that a designer can
     tell a number that grows without end (bound it) from one with many values to search (`tgpl to-gdl` does)."""
     note = (f"undecided: the symbolic execution ends within the budget, but the search of the numbers' ranges "
-            f"passed the dry run's budget ({RANGE_STEPS:,} steps)")
+            f"passed the dry run's budget ({steps - 1:,} steps)")
     underway = search_underway(lw)
     if underway:
         note += (f" while ranging {underway}; where one of these grows without end, test it before it changes or end "
@@ -893,13 +908,13 @@ def _spelled(out: Assessment, program, snapshot: dict, relations: bool, limits: 
         watched.append(lw)
         return lw
     try:
-        with _ranges_counted(limits, RANGE_STEPS):
+        with _ranges_counted(limits, lambda: _range_work(watched[-1])):
             _, logic = layout.fitted(lambda _: lowered_logic(program, Universe.from_snapshot(snapshot), make))
-    except _RangesBudget:
+    except _RangesBudget as stop:
         lw = watched[-1]
         out.undecided = True
         out.figures.update({"statements": lw.ex.steps, "parts": lw.parts})
-        out.notes.append(_ranges_undecided(lw))
+        out.notes.append(_ranges_undecided(lw, stop.args[0]))
         _describe(out, program, "spelled", None, lw)
         return
     except NotLowerable as e:
