@@ -71,11 +71,12 @@ STATE_ERROR = 2
 effects and the phases they enter: `_estimate`'s `busiest_state`) may be from what the lowering builds there: past
 this many times the lowering's budget of one state (`execute.STATE_WORK`) a refusal is predicted, between that
 budget and this "undecided". Narrower than ESTIMATE_ERROR, which covers the statements of the whole game, whose
-later moves share the calls the first ones made: the games that lower build at most 0.53 million parts in one
-state (five in a row), a sixth of the budget, and the highest one-state estimate of a game that lowers is Amazons'
-(about 1.5 million, half the budget), four times under this factor; Jungle's (tests/data/designers/jungle.tgpl),
-about 8.8 million, 2.9 times the budget, is refused on the estimate, where it ran on to the lowering's own refusal
-at 3 million after its sample had made its first state."""
+later moves share the calls the first ones made. Measured by the sampled run of every game in examples/,
+tests/data/lowering and tests/data/designers: the games that lower build at most about 0.53 million parts in one
+state (five in a row), a sixth of the budget, and the highest one-state estimate of a game that lowers spelled out
+is Amazons' (about 1.5 million, half the budget), four times under this factor; Jungle's
+(tests/data/designers/jungle.tgpl), about 8.8 million, 2.9 times the budget, is refused on the estimate, where it
+ran on to the lowering's own refusal at 3 million after its sample had made its first state."""
 STOPPED_ERROR = 3
 """How much more a control state's estimate may err where its sample stopped inside a move (`_stopped_state_parts`):
 that move counted as whole, its cost taken for every move of the state, where the first moves of a state pay for
