@@ -66,6 +66,17 @@ ESTIMATE_ERROR = 3
 1.6 times them, Teeko's 3.3: tests/data/designers/teeko.tgpl, whose later moves of a control state share the
 calls its first ones made, 400 statements a move where the sample's took 2,249). Only past this many times the
 lowering's budgets is a refusal predicted; an estimate between the budget and this is undecided."""
+STATE_ERROR = 2
+"""How far a sampled run's estimate of one control state's parts of conditions (its legal moves' estimate, its moves'
+effects and the phases they enter: `_estimate`'s `busiest_state`) may be from what the lowering builds there: past
+this many times the lowering's budget of one state (`execute.STATE_WORK`) a refusal is predicted, between that
+budget and this "undecided". Narrower than ESTIMATE_ERROR, which covers the statements of the whole game, whose
+later moves share the calls the first ones made. Measured by the sampled run of every game in examples/,
+tests/data/lowering and tests/data/designers: the games that lower build at most about 0.53 million parts in one
+state (five in a row), a sixth of the budget, and the highest one-state estimate of a game that lowers spelled out
+is Amazons' (about 1.5 million, half the budget), four times under this factor; Jungle's
+(tests/data/designers/jungle.tgpl), about 8.8 million, 2.9 times the budget, is refused on the estimate, where it
+ran on to the lowering's own refusal at 3 million after its sample had made its first state."""
 STOPPED_ERROR = 3
 """How much more a control state's estimate may err where its sample stopped inside a move (`_stopped_state_parts`):
 that move counted as whole, its cost taken for every move of the state, where the first moves of a state pay for
@@ -731,8 +742,8 @@ def spelled_forecast(program, snapshot: dict, relations: bool = False,
     """The refusal the dry run predicts for the moves spelled out (`_spelled`, within its budgets of statements
     and parts: seconds), or None where it predicts none (it lowers, or the estimate is undecided). `lower`'s
     `auto` asks it once the compiled moves are refused, before spelling them out unbudgeted: a predicted refusal
-    is one past ESTIMATE_ERROR times the lowering's own budgets, counted, so the answer is the machine's speed's
-    no more than the lowering's."""
+    is one past ESTIMATE_ERROR times the lowering's own budgets (STATE_ERROR times one state's), counted, so the
+    answer is the machine's speed's no more than the lowering's."""
     limits = limits if limits is not None else unlimited()
     with limits.during("estimating the moves spelled out"), fewer_collections():
         # the sampled run first, from a fresh layout of the lists: where it predicts no refusal, the whole run
@@ -742,8 +753,12 @@ def spelled_forecast(program, snapshot: dict, relations: bool = False,
         ahead = _sampled(program, snapshot, relations, limits, STEPS, PARTS, ListLayout())
         first = Assessment(parts=game_parts(program, Universe.from_snapshot(snapshot)))
         _sample_estimate(first, program, ahead, 0, 0)
-        if not any(r.predicted for r in first.refusals):
-            return None
+        predicted = next((r for r in first.refusals if r.predicted), None)
+        if predicted is None or ahead.lw.ex.steps > STEPS:
+            # the whole run runs every move the sample ran, and more: past STEPS within them, it stops at its budget
+            # and takes this very sample's estimate, or meets a refusal first, which the lowering meets too: either
+            # way the game is refused (Jungle's whole run: 1.9 million parts more, for the same estimate)
+            return predicted
         out = Assessment(parts=game_parts(program, Universe.from_snapshot(snapshot)))
         _spelled(out, program, snapshot, relations, limits, STEPS, PARTS, ahead)
     return next((r for r in out.refusals if r.predicted), None)
@@ -1096,7 +1111,7 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
                 f"spelled out move by move, the lowering would build about {int(state_parts):,} parts of conditions "
                 f"in one control state{where}, more than the {execute.STATE_WORK:,} it allows one state: it would be "
                 "refused after minutes", predicted=True)
-    elif busiest_state > ESTIMATE_ERROR * execute.STATE_WORK:
+    elif busiest_state > STATE_ERROR * execute.STATE_WORK:
         where = f" (most of its statements in {busiest.name})" if busiest is not None else ""
         _refuse(out, busiest.span if busiest is not None else None,
                 f"spelled out move by move, the lowering would build about {int(busiest_state):,} parts of "
@@ -1111,11 +1126,11 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
                            "it would be refused once it had run them", predicted=True)
     elif busiest_state > execute.STATE_WORK:
         # the game's budgets may hold while one state's does not: the lowering refuses such a state where it
-        # passes STATE_WORK (tests/data/designers/jungle.tgpl: about 8.7 million parts in its second state)
+        # passes STATE_WORK (past STATE_ERROR times it, refused above: jungle.tgpl's second state, 8.8 million)
         out.undecided = True
         out.notes.append(f"undecided: one control state's estimate, about {int(busiest_state):,} parts of conditions, "
                          f"passes the {execute.STATE_WORK:,} the lowering allows one state by less than "
-                         f"{ESTIMATE_ERROR} times, the error a sample can make; `tgpl to-gdl --no-validate` gives "
+                         f"{STATE_ERROR} times, the error a sample can make; `tgpl to-gdl --no-validate` gives "
                          "the lowering's own answer")
     elif most is not None and most.total > execute.PATH_LIMIT:
         out.undecided = True
