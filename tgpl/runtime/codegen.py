@@ -1271,23 +1271,15 @@ class BlockGenerator:
         self.emit(depth, "else:")
         self.emit(depth + 1, f"m.set_member({a}, {target.name!r}, {x}, {span})")
 
-    def store(self, target: ast.Expr, value: str) -> str:
-        if isinstance(target, ast.Name):
-            return f"m.set_member({self.this()}, {target.name!r}, {value}, {self.const(target.span, '_p')})"
-        if isinstance(target, ast.Member):
-            return f"m.set_member({self.expr(target.obj)}, {target.name!r}, {value}, {self.const(target.name_span, '_p')})"
-        obj, key = self.expr(target.obj), self.expr(target.index)
-        t1, t2 = self.name("_t"), self.name("_t")
-        # object and key are evaluated before the value, as in the closures
-        return f"m.set_index(({t1} := {obj}), ({t2} := {key}), {value}, {self.const(target.span, '_p')})"
-
     def store_index(self, target: ast.Index, value: str, depth: int) -> None:
         """`t[k] = x`: object, key, then value evaluated, as in the closures; a table with a key
         and a value, or a list and an index in range, stored inline; anything else (removing a
         table pair, the errors) by Machine.set_index."""
         t = self.c.type_of(target.obj)
         if not (isinstance(t, Collection) and t.kind in ("Table", "List")):
-            self.emit(depth, self.store(target, value))
+            # object, key, then value evaluated (Python's order of arguments), as in the closures
+            obj, key, span = self.expr(target.obj), self.expr(target.index), self.const(target.span, "_p")
+            self.emit(depth, f"m.set_index({obj}, {key}, {value}, {span})")
             return
         a, k, x = self.name("_t"), self.name("_t"), self.name("_t")
         self.emit(depth, f"{a} = {self.expr(target.obj)}")
