@@ -1230,20 +1230,15 @@ class BlockGenerator:
         target_t = self.c.type_of(target)
         if slot is not None:
             target_t = self.layout.types.get(slot, target_t)
-        if e.op == "=" and slot is not None:
-            self.emit(depth, self.both(lambda value, self=self, slot=slot: f"{self.local(slot)} = {value}", self.value(e.value, target_t)))
-            return
         value = self.value(e.value, target_t) if e.op == "=" else self.compound(e, target_t)
         if slot is not None:
             self.emit(depth, self.both(lambda value, self=self, slot=slot: f"{self.local(slot)} = {value}", value))
         elif isinstance(target, ast.Index):
             self.store_index(target, value, depth)
-        elif isinstance(target, (ast.Name, ast.Member)):
+        else:  # a field, by its name or of an object: the checker takes no other target
             # a compound assignment's value is a number (`arith_expr`, `Machine.arith`), a player or a string
             plain = e.op != "=" and target_t in (NUMBER, PLAYER, STRING)
             self.store_member(target, value, depth, plain)
-        else:
-            self.emit(depth, f"{self.fallback(e)}")
 
     def store_member(self, target: ast.Name | ast.Member, value: str, depth: int, plain: bool = False) -> None:
         """`o.f = x`: object, then value, evaluated as `Machine.set_member` has them; a value that

@@ -915,18 +915,15 @@ class Compiler:
             obj = self.expr(target.obj, layout)
             name, span = target.name, target.name_span
             return lambda f: f.m.set_member(obj(f), name, value(f), span)
-        if isinstance(target, ast.Index):
-            obj = self.expr(target.obj, layout)
-            key = self.expr(target.index, layout)
-            span = target.span
+        obj = self.expr(target.obj, layout)  # an index: the checker takes no other target
+        key = self.expr(target.index, layout)
+        span = target.span
 
-            def set_index(f):
-                o, k = obj(f), key(f)
-                f.m.set_index(o, k, value(f), span)
+        def set_index(f):
+            o, k = obj(f), key(f)
+            f.m.set_index(o, k, value(f), span)
 
-            return set_index
-        span = e.span
-        return lambda f: f.m.error(span, "cannot assign to this expression")
+        return set_index
 
 
 def _returns_true(block: ast.Block) -> bool:
