@@ -53,13 +53,13 @@ def _apply_through_run(self, move):
 _QUICK = game_module.quick
 PATCHES = {
     "none": ((lambda: None), (lambda: None)),
-    "hoisted reads": _patch(BG, "hoisted_all", lambda self, *a: None),
+    "hoisted reads": _patch(BG, "hoisted", lambda self, *a: None),
     "inline calls": _patch(BG, "maybe_inlined", lambda self, call, *a: call),
     "fixed tables": _patch(BG, "fixed_table_at", lambda self, *a: None),
     "flat views": _patch(codegen.flat_views, "widths", lambda *a: None),
     "prefiltered pools": _patch(BG, "prefiltered", lambda self, *a: None),
     "fixed expressions": _patch(BG, "fixed", lambda self, e: None),
-    "list items": _patch(BG, "quick_item", lambda self, *a: None),
+    "list items": _patch(BG, "quick_item", lambda self, safe, *a: safe),
     "listing sites": _patch(BG, "listing_worth", lambda self, *a: False),
     "inline turn.pass()": _patch(BG, "turn_pass", lambda self, *a: False),
     "direct calls": _patch(compiler.Compiler, "direct_callee", lambda self, *a: False),

@@ -521,3 +521,35 @@ def test_a_choice_reached_by_two_move_orders_has_one_key(start):
     assert ab.apply("false").key() != ab_high.key()
     done_ab, done_ba = ab_high.apply("null"), ba_high.apply("null")
     assert done_ab.ranking == done_ba.ranking == [[0]] and done_ab.key() == done_ba.key()
+
+
+# A filter that does not name the candidate is run once while moves are listed (`Machine.candidates`):
+# its loop counts its steps once, not once per candidate (4 tokens: 40 steps would pass the limit).
+ONCE = """
+class Seat
+{
+    action Pick
+    {
+        input Token t
+        {
+            filter { number n = 0; while (n < 10) { n += 1; } return true; }
+            filter { return t.v > 0; }
+        }
+        trigger PlayerChoiceEvent { return true; }
+        effect { turn.pass(); }
+    }
+}
+"""
+
+
+@pytest.mark.parametrize("reference", [False, True])
+def test_a_filter_that_names_no_candidate_runs_once_while_listed(game, reference):
+    from tgpl.runtime import RuntimeOptions
+
+    g = game(two_seats(ONCE), options=RuntimeOptions.reference() if reference else RuntimeOptions())
+    state = g.initial_state(0)
+    g.step_limit = 25
+    assert texts(state) == [f"Seat#0.Pick(t: Token#{i})" for i in (1, 2, 3)]
+    g.step_limit = 9  # below one run's steps: the limit's error, at the filter's loop
+    with pytest.raises(Exception, match="steps"):
+        g.initial_state(0).legal_moves()

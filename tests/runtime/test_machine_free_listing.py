@@ -103,7 +103,7 @@ def _walk(g, seed: int, limit: int = 60) -> list:
 def test_only_filters_that_read_fields_have_the_spelling(tmp_path):
     plans = _plans(load_game(_game(tmp_path, FILTERS)))
     # `Mark`'s test reads a global field, the same for every candidate: read once, before the loop
-    # (`hoisted_all`), with the machine; the others read fields only (a list's length, a function
+    # (`BlockGenerator.hoisted`), with the machine; the others read fields only (a list's length, a function
     # inlined, comparisons whose uncommon case asks the machine: asked of None, a miss)
     assert {name for name, plan in plans.items() if plan.data is not None} == {"Follow", "Pick", "Call", "Unlink"}
     assert plans["Mark"].data is None

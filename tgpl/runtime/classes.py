@@ -159,7 +159,6 @@ class RClass:
     groups: list[RGroup] = field(default_factory=list)
     default: Code | None = None  # a deck's default block
     default_size: int = 0
-    _ancestor_ids: frozenset | None = None  # filled on first is_a, once bases are final
     _all_actions: list[RAction] | None = None  # filled on first all_actions, once compiled
     _choice_actions: list[RAction] | None = None
 
@@ -175,10 +174,7 @@ class RClass:
         return frozenset(self.ancestors())
 
     def is_a(self, other: RClass) -> bool:
-        ancestors = self._ancestor_ids
-        if ancestors is None:
-            ancestors = self._ancestor_ids = frozenset(id(c) for c in self.ancestors())
-        return id(other) in ancestors
+        return other in self.ancestry
 
     @cached_property
     def secrets(self) -> dict[str, str]:

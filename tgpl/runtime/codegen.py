@@ -749,6 +749,9 @@ class BlockGenerator:
             return every
         names = hoisting.loaded_names(tree)
         deferred = "_acc" in names  # the steps of remembered values are counted at the end
+        hoisted = None if deferred else self.hoisted(tree, slot)
+        if hoisted is not None:  # its parts that do not depend on the candidate, made once
+            test, names = hoisted.test, hoisted.names
         # the count set back on a miss, unless the test names no machine (then it counts nothing)
         counts = deferred or "m" in names
         loop = _pool_loop(slot, test, 2)
@@ -772,6 +775,9 @@ class BlockGenerator:
                     + _pool_loop(slot, test, 3))
         src = (
             "def _all_opt(m, this, v, pool):\n" + head
+            # a part made once that raises where the test might not have reached it: the general way
+            + ("    try:\n" + "".join(f"        {line}\n" for line in hoisted.prologue)
+               + "    except Exception:\n        return _all(m, this, v, pool)\n" if hoisted is not None else "")
             + ("    _st0 = m.steps\n" if counts else "")
             + ("    _acc = 0\n" if deferred else "")
             + "    try:\n"
@@ -787,19 +793,17 @@ class BlockGenerator:
             + "        return _all(m, this, v, pool)\n"
         )
         every = self._compile(src, block.span, "_all_opt")
-        hoisted = None if deferred else self.hoisted_all(tree, slot, head, block.span)
-        if hoisted is None:
-            if not deferred and head in (_preamble({"D"}), _preamble({"D", "G"})):
-                # the test reads fields and global objects only, through `D` and `G`: listed with no
-                # machine (`game._planned_moves`). What it asks of the machine where a value is not
-                # the common case (`m.compare` of a null, a count) asks it of None: a miss there
-                # too, and the listing runs the filter its own way.
-                machine = "    m = None\n" if "m" in names else ""
-                every.data = self._compile(
-                    f"def _all_data(D, G, this, pool):\n{machine}    out = []\n    for l{slot} in pool:\n"
-                    f"        if {test}:\n            out.append(l{slot})\n    return out\n",
-                    block.span, "_all_data")
-        return hoisted or every
+        if hoisted is None and not deferred and head in (_preamble({"D"}), _preamble({"D", "G"})):
+            # the test reads fields and global objects only, through `D` and `G`: listed with no
+            # machine (`game._planned_moves`). What it asks of the machine where a value is not
+            # the common case (`m.compare` of a null, a count) asks it of None: a miss there
+            # too, and the listing runs the filter its own way.
+            machine = "    m = None\n" if "m" in names else ""
+            every.data = self._compile(
+                f"def _all_data(D, G, this, pool):\n{machine}    out = []\n    for l{slot} in pool:\n"
+                f"        if {test}:\n            out.append(l{slot})\n    return out\n",
+                block.span, "_all_data")
+        return every
 
     def prefiltered(self, e: ast.Expr | None, value: str, slot: int) -> tuple[int, str] | None:
         """For a filter `return A && B;` whose `A` is a fixed expression (`fixed`) of the candidate
@@ -818,33 +822,12 @@ class BlockGenerator:
             return None
         return idx, right
 
-    def hoisted_all(self, test: pyast.Expression, slot: int, head: str, span):
-        """`_all_opt` with the parts of its test that do not depend on the candidate computed once
-        before the loop (`tgpl.runtime.hoisting`), or None when none is worth it. Those parts are
-        computed even where the test would not reach them: one that raises there runs the pool
-        through `_all_opt` instead."""
-        found = hoisting.hoist(test, {f"l{slot}", "c", "v"})
-        if found is None:
-            return None
-        counts = "m" in found.names
-        src = (
-            "def _all_hoisted(m, this, v, pool):\n" + head
-            + "    try:\n" + "".join(f"        {line}\n" for line in found.prologue)
-            + "    except Exception:\n"
-            + "        return _all_opt(m, this, v, pool)\n"
-            + ("    _st0 = m.steps\n" if counts else "")
-            + "    try:\n"
-            + "        out = []\n"
-            + _pool_loop(slot, found.test, 2)
-            + "        return out\n"
-            + f"    except ({self.misses()}):\n"
-            + ("        m.steps = _st0\n" if counts else "")
-            + "        return _all(m, this, v, pool)\n"
-        )
-        try:
-            return self._compile(src, span, "_all_hoisted")
-        except SyntaxError:  # nested deeper than Python's parser takes
-            return None
+    def hoisted(self, test: pyast.Expression, slot: int) -> hoisting.Hoisted | None:
+        """The parts of `_all_opt`'s test that do not depend on the candidate, computed once before
+        the loop (`tgpl.runtime.hoisting`), or None when none is worth it. Those parts are computed
+        even where the test would not reach them: one that raises there runs the pool the general
+        way (`_all`)."""
+        return hoisting.hoist(test, {f"l{slot}", "c", "v"})
 
     def _compile(self, src: str, span, name: str):
         """The function `name` that `src` defines, compiled from its source (the code object kept
@@ -1247,20 +1230,15 @@ class BlockGenerator:
         target_t = self.c.type_of(target)
         if slot is not None:
             target_t = self.layout.types.get(slot, target_t)
-        if e.op == "=" and slot is not None:
-            self.emit(depth, self.both(lambda value, self=self, slot=slot: f"{self.local(slot)} = {value}", self.value(e.value, target_t)))
-            return
         value = self.value(e.value, target_t) if e.op == "=" else self.compound(e, target_t)
         if slot is not None:
             self.emit(depth, self.both(lambda value, self=self, slot=slot: f"{self.local(slot)} = {value}", value))
         elif isinstance(target, ast.Index):
             self.store_index(target, value, depth)
-        elif isinstance(target, (ast.Name, ast.Member)):
+        else:  # a field, by its name or of an object: the checker takes no other target
             # a compound assignment's value is a number (`arith_expr`, `Machine.arith`), a player or a string
             plain = e.op != "=" and target_t in (NUMBER, PLAYER, STRING)
             self.store_member(target, value, depth, plain)
-        else:
-            self.emit(depth, f"{self.fallback(e)}")
 
     def store_member(self, target: ast.Name | ast.Member, value: str, depth: int, plain: bool = False) -> None:
         """`o.f = x`: object, then value, evaluated as `Machine.set_member` has them; a value that
@@ -1288,23 +1266,15 @@ class BlockGenerator:
         self.emit(depth, "else:")
         self.emit(depth + 1, f"m.set_member({a}, {target.name!r}, {x}, {span})")
 
-    def store(self, target: ast.Expr, value: str) -> str:
-        if isinstance(target, ast.Name):
-            return f"m.set_member({self.this()}, {target.name!r}, {value}, {self.const(target.span, '_p')})"
-        if isinstance(target, ast.Member):
-            return f"m.set_member({self.expr(target.obj)}, {target.name!r}, {value}, {self.const(target.name_span, '_p')})"
-        obj, key = self.expr(target.obj), self.expr(target.index)
-        t1, t2 = self.name("_t"), self.name("_t")
-        # object and key are evaluated before the value, as in the closures
-        return f"m.set_index(({t1} := {obj}), ({t2} := {key}), {value}, {self.const(target.span, '_p')})"
-
     def store_index(self, target: ast.Index, value: str, depth: int) -> None:
         """`t[k] = x`: object, key, then value evaluated, as in the closures; a table with a key
         and a value, or a list and an index in range, stored inline; anything else (removing a
         table pair, the errors) by Machine.set_index."""
         t = self.c.type_of(target.obj)
         if not (isinstance(t, Collection) and t.kind in ("Table", "List")):
-            self.emit(depth, self.store(target, value))
+            # object, key, then value evaluated (Python's order of arguments), as in the closures
+            obj, key, span = self.expr(target.obj), self.expr(target.index), self.const(target.span, "_p")
+            self.emit(depth, f"m.set_index({obj}, {key}, {value}, {span})")
             return
         a, k, x = self.name("_t"), self.name("_t"), self.name("_t")
         self.emit(depth, f"{a} = {self.expr(target.obj)}")

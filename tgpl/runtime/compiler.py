@@ -453,13 +453,9 @@ class Compiler:
         t = self._resolve(s.type)
         init = self.value_for(s.init, t, layout) if s.init is not None else None
         slot = layout.declare(s.name, t)
-        if init is None:
-            def decl_null(f):
-                f.vars[slot] = None
-            return decl_null
 
         def decl(f):
-            f.vars[slot] = init(f)
+            f.vars[slot] = init(f) if init is not None else None
 
         return decl
 
@@ -477,25 +473,16 @@ class Compiler:
         then = self.block(s.then, layout)
         orelse = self.stmt(s.orelse, layout) if s.orelse is not None else None
         span = s.cond.span
-        if orelse is None:
-            def run_if(f):
-                c = cond(f)
-                if c is True:
-                    return then(f)
-                if c is not False:
-                    f.m.error(span, f"the condition is {show(c)}, not a bool")
-                return None
-            return run_if
 
-        def run_if_else(f):
+        def run_if(f):
             c = cond(f)
             if c is True:
                 return then(f)
             if c is not False:
                 f.m.error(span, f"the condition is {show(c)}, not a bool")
-            return orelse(f)
+            return orelse(f) if orelse is not None else None
 
-        return run_if_else
+        return run_if
 
     def stmt_While(self, s: ast.While, layout: Layout) -> Code:
         return _loop(self.expr(s.cond, layout), self.block(s.body, layout), s.span)
@@ -647,7 +634,7 @@ class Compiler:
         if isinstance(callee, ast.Member) and callee.name == "length" and not e.args:
             obj = self.expr(callee.obj, layout)
             return lambda f: f.m.length(obj(f), span)
-        callee_t = self.type_of(callee) if not isinstance(callee, ast.Member) else self._member_callee_type(callee)
+        callee_t = self.type_of(callee)
         if not isinstance(callee_t, CallableType):
             return lambda f: f.m.error(span, "this cannot be called")
         if callee_t.kind == "function":
@@ -655,10 +642,6 @@ class Compiler:
         if callee_t.kind == "action":
             return self.call_action(e, callee, callee_t.name, layout)
         return self.call_builtin(e, callee, callee_t, layout)
-
-    def _member_callee_type(self, callee: ast.Member) -> Type:
-        t = self.types.get(id(callee))
-        return t if t is not None else ANY
 
     def _args(self, e: ast.Call, layout: Layout, params: dict[str, Type]) -> list[tuple[str, Code]]:
         out = []
@@ -915,18 +898,15 @@ class Compiler:
             obj = self.expr(target.obj, layout)
             name, span = target.name, target.name_span
             return lambda f: f.m.set_member(obj(f), name, value(f), span)
-        if isinstance(target, ast.Index):
-            obj = self.expr(target.obj, layout)
-            key = self.expr(target.index, layout)
-            span = target.span
+        obj = self.expr(target.obj, layout)  # an index: the checker takes no other target
+        key = self.expr(target.index, layout)
+        span = target.span
 
-            def set_index(f):
-                o, k = obj(f), key(f)
-                f.m.set_index(o, k, value(f), span)
+        def set_index(f):
+            o, k = obj(f), key(f)
+            f.m.set_index(o, k, value(f), span)
 
-            return set_index
-        span = e.span
-        return lambda f: f.m.error(span, "cannot assign to this expression")
+        return set_index
 
 
 def _returns_true(block: ast.Block) -> bool:

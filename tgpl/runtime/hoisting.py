@@ -13,7 +13,7 @@ Nothing about it can be seen. The world does not change while the filter runs ov
 filter reads only), so each such subexpression has the same value for every candidate; it changes
 nothing but names of its own, bound the same for every candidate. It is computed even where the
 test would not have reached it, so it may raise where the test would not: then the pool runs
-through the filter without it (`_all_opt`).
+through the filter the general way (`_all`).
 """
 
 from __future__ import annotations

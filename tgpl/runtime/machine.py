@@ -449,9 +449,10 @@ class Machine:
             self.error(inp.span, f"the candidates of an input of type {t} cannot be listed; use a class or player type")
         if not inp.filters:
             return list(pool)
-        if self.frozen and True in inp.constant:
-            return self._filtered_once(inp, frame, pool)
-        if len(inp.filters) == 1:
+        # While legal moves are listed, a filter that does not name the candidate is run once, when a
+        # candidate first reaches it, and its answer holds for the others (frozen, it changes nothing)
+        once = self.frozen and True in inp.constant
+        if len(inp.filters) == 1 and not once:
             slot, code = inp.filters[0]
             every = getattr(code, "all", None)
             if every is not None:  # a filter that is one `return`, run over the pool in one call
@@ -465,42 +466,20 @@ class Machine:
                     if direct(self, this, local) is True:
                         out.append(c)
                 return out
-        out = []
-        for c in pool:
-            ok = True
-            for slot, code in inp.filters:
-                frame.vars[slot] = c
-                r = code(frame)
-                if not (isinstance(r, Returned) and r.value is True):
-                    ok = False
-                    break
-            if ok:
-                out.append(c)
-        return out
-
-    def _filtered_once(self, inp: RInput, frame: Frame, pool: list) -> list:
-        """`candidates`' filtering while legal moves are listed, when filters do not name the
-        candidate: such a filter is run once, when a candidate first reaches it, and its answer
-        holds for the others (frozen, a filter reads the state and changes nothing)."""
         known: dict[int, bool] = {}
         out = []
         for c in pool:
-            ok = True
             for i, (slot, code) in enumerate(inp.filters):
-                if inp.constant[i]:
-                    passed = known.get(i)
-                    if passed is None:
-                        frame.vars[slot] = c
-                        r = code(frame)
-                        passed = known[i] = isinstance(r, Returned) and r.value is True
-                else:
+                passed = known.get(i) if once else None
+                if passed is None:
                     frame.vars[slot] = c
                     r = code(frame)
                     passed = isinstance(r, Returned) and r.value is True
+                    if once and inp.constant[i]:
+                        known[i] = passed
                 if not passed:
-                    ok = False
                     break
-            if ok:
+            else:
                 out.append(c)
         return out
 
