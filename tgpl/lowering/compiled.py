@@ -45,7 +45,7 @@ from tgpl.frontend.diagnostics import Diagnostic
 from tgpl.frontend.after_setup import after_setup_nodes, reachable
 from tgpl.frontend.outcomes import goals_of
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, CallableType, ClassType, Collection, Prim
-from tgpl.lowering import footprint, horn, rewrites, rungs, runaway
+from tgpl.lowering import footprint, horn, rewrites, rungs, runaway, while_passes
 from tgpl.lowering.deferral import MOVER, Deferral, Undefer
 from tgpl.lowering.deferral import no_checks as _no_checks
 from tgpl.lowering.emit import LoweredGame, Names, places_of
@@ -371,6 +371,11 @@ class SegmentCompiler(_FunctionCompiler):
             unrolled = self.unrolled(s, clauses, live)
             if unrolled is not None:
                 return unrolled
+        if writes and isinstance(s, ast.While):
+            counted = self.counted_while(s)
+            unrolled = self.unrolled(counted, clauses, live) if counted is not None else None
+            if unrolled is not None:
+                return unrolled
         counters = self.counters_in(s, clauses) if writes else []
         if counters:
             clauses = [c3 for c in clauses for c3 in self.promoted(c, counters)]
@@ -675,6 +680,21 @@ class SegmentCompiler(_FunctionCompiler):
             c.env.pop(guard, None)
         flow.going = self.cut(flow.going, "join", live)
         return flow
+
+    def counted_while(self, s: ast.While) -> ast.For | None:
+        """A `while` loop that reads what it writes (`_no_clash` would refuse it) as the counted loop of as many
+        passes as it takes on any play, where the evaluation bounds them by UNROLLED (tgpl.lowering.while_passes):
+        Quixo's push walking a row from the cube taken to the end it goes in at. None for another loop. One loop
+        made per `while`, kept for every attempt at the game (the compile keys its tables by the loop)."""
+        key = ("counted while", id(s))
+        if key not in self.g._shapes:
+            code = self.g.loop(s)
+            clash = set(code.values) - self.g.unread.names
+            passes = while_passes.most_passes(self.hc, s, UNROLLED, self.g.limits.check) if (
+                clash & code.reads) else None
+            self.g._shapes[key] = (s, while_passes.as_counted(s, passes)) if passes else None
+        found = self.g._shapes[key]
+        return found[1] if found is not None else None
 
     def constant_passes(self, s: ast.For, clauses: list[SegClause]) -> tuple[str, range] | None:
         """The counter and passes of `for (number i = a; i < b; i += 1)` (or `<=`) whose bound is one value known
