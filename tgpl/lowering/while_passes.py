@@ -195,7 +195,7 @@ def as_counted(loop: ast.While, passes: int) -> ast.For:
     `for (number #pass = 0; #pass < passes; #pass += 1) { if (C) { B } else { break; } }` (the counter's name is
     no TGPL name, so it hides none of the loop's)."""
     span = loop.span
-    counter = f"#pass{id(loop)}"
+    counter = f"#pass@{loop.span.line}:{loop.span.col}"
     return ast.For(span, ast.VarDecl(span, ast.TypeRef(span, "number"), counter, span, ast.NumberLit(span, 0.0)),
                    ast.Binary(span, "<", ast.Name(span, counter), ast.NumberLit(span, float(passes))),
                    ast.Assign(span, ast.Name(span, counter), "+=", ast.NumberLit(span, 1.0)),
