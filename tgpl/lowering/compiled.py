@@ -45,7 +45,7 @@ from tgpl.frontend.diagnostics import Diagnostic
 from tgpl.frontend.after_setup import after_setup_nodes, reachable
 from tgpl.frontend.outcomes import goals_of
 from tgpl.frontend.types import BOOL, NUMBER, PLAYER, CallableType, ClassType, Collection, Prim
-from tgpl.lowering import footprint, horn, rewrites, rungs, runaway
+from tgpl.lowering import footprint, horn, rewrites, rungs, runaway, while_passes
 from tgpl.lowering.deferral import MOVER, Deferral, Undefer
 from tgpl.lowering.deferral import no_checks as _no_checks
 from tgpl.lowering.emit import LoweredGame, Names, places_of
@@ -357,7 +357,8 @@ class SegmentCompiler(_FunctionCompiler):
 
     def loop_stmt(self, s, clauses: list[SegClause], live: set[str]) -> horn._Flow:
         """A loop in compiled code. One that writes the state is spelled out pass by pass where it can be
-        (`unrolled`), else a relation (`writing_loop`); the counters of `this` it steps by their names
+        (`unrolled`; a `while` that reads what it writes, as the counted loop its bounded passes make:
+        `counted_while`), else a relation (`writing_loop`); the counters of `this` it steps by their names
         (`Captured += 1`) are locals while it runs (`counters_in`). Before the loop, the move's writes are taken
         into views, which the loop reads; the numbers it wrote ride through the loop (`carrying`)."""
         writes = self.g.loop(s).writes_state
@@ -369,6 +370,11 @@ class SegmentCompiler(_FunctionCompiler):
             if scanned is not None:
                 return scanned
             unrolled = self.unrolled(s, clauses, live)
+            if unrolled is not None:
+                return unrolled
+        if writes and isinstance(s, ast.While) and self.clashes(s, frozenset(self.counters_in(s, clauses))):
+            counted = self.counted_while(s)
+            unrolled = self.unrolled(counted, clauses, live) if counted is not None else None
             if unrolled is not None:
                 return unrolled
         counters = self.counters_in(s, clauses) if writes else []
@@ -675,6 +681,26 @@ class SegmentCompiler(_FunctionCompiler):
             c.env.pop(guard, None)
         flow.going = self.cut(flow.going, "join", live)
         return flow
+
+    def clashes(self, s, counters: frozenset[str]) -> bool:
+        """Whether the loop `s` reads an attribute it writes (its counters and what nothing reads aside), which
+        `_no_clash` refuses."""
+        code = self.g.loop(s)
+        local = counters | self.g.unread.names
+        return not getattr(s, "reads_before", False) and bool((set(code.values) - local) & code.reads)
+
+    def counted_while(self, s: ast.While) -> ast.For | None:
+        """A `while` loop that reads what it writes (`clashes`, which `_no_clash` would refuse) as the counted loop
+        of as many passes as it takes on any play, where the evaluation bounds them by UNROLLED
+        (tgpl.lowering.while_passes): Quixo's push walking a row from the cube taken to the end it goes in at.
+        None where no bound is found. One loop made per `while`, kept for every attempt at the game (the compile
+        keys its tables by the loop)."""
+        key = ("counted while", id(s))
+        if key not in self.g._shapes:
+            passes = while_passes.most_passes(self.hc, s, UNROLLED, self.g.limits.check)
+            self.g._shapes[key] = (s, while_passes.as_counted(s, passes)) if passes else None
+        found = self.g._shapes[key]
+        return found[1] if found is not None else None
 
     def constant_passes(self, s: ast.For, clauses: list[SegClause]) -> tuple[str, range] | None:
         """The counter and passes of `for (number i = a; i < b; i += 1)` (or `<=`) whose bound is one value known

@@ -274,7 +274,8 @@ HINTS: list[tuple[tuple[str, ...], str]] = [
      "variables; compute what to change first (`k = FlipsIn(...)`), then write it in a loop of its own; "
      "--functions-as-relations and --moves compiled are the other strategies to try"),
     (("loop that reads", "passes write", "loop in code that changes", "loop after the move", "loop that writes"),
-     "a loop that writes must not read what it writes (or be a counted loop of at most 16 passes), and must write "
+     "a loop that writes must not read what it writes (or be a counted loop of at most 16 passes, or a `while` "
+     "that its inputs and the board bound to as many), and must write "
      "one value to every object it touches: compute first, then write in a loop of its own"),
     (("never ends the game", "winner"), "end the game with `winner` in an action or a phase: GDL needs terminal "
                                         "states and goals"),
