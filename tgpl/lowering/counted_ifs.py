@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from tgpl.frontend import ast
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, Choice, CmpLit, ControlLit, CountLit, CountSite, FluentLit, Formula, MoveLit, ViewLit,
-    Num, arith_concrete, choice, clash, conj, is_number, lit, literals, settle,
+    Num, arith_concrete, choice, clash, conj, conjuncts, is_number, lit, literals, settle,
 )
 
 PLAIN = (FluentLit, ViewLit, MoveLit, ControlLit, CmpLit, CountLit)  # the literals a count's step may read
@@ -147,11 +147,9 @@ def worth(old, added: list[object]) -> bool:
 
 
 
-def conjuncts(f: Formula) -> tuple:
-    """f's top-level conjuncts, as `conj` takes them apart (none for TRUE)."""
-    if f is TRUE:
-        return ()
-    return f.parts if f.kind == "and" else (f,)
+def pc_conjuncts(f: Formula) -> tuple:
+    """A path condition's top-level conjuncts, as `conj` takes them apart (none for TRUE)."""
+    return () if f is TRUE else conjuncts(f)
 
 
 def move_of(parts) -> int | None:
@@ -178,7 +176,7 @@ class SitePcs:
         """Whether the conjuncts `mine` (those of a path's condition, `move` its move) clash with those of each
         of the site's contributions' conditions (`symbolic.clash`: exactly where `conj` of the two is FALSE)."""
         for pc, _ in site.contributions[self.seen:]:
-            parts = frozenset(conjuncts(pc))
+            parts = frozenset(pc_conjuncts(pc))
             m = move_of(parts)
             (self.unmoved if m is None else self.by_move.setdefault(m, [])).append(parts)
         self.seen = len(site.contributions)

@@ -44,7 +44,8 @@ from tgpl.limits import Limits, unlimited
 from tgpl.lowering.symbolic import (
     FALSE, TRUE, UNDEF, AnyLit, CallLit, CmpLit, ControlLit, CountLit, CountSite, FluentLit, Formula, HornLit,
     MoveLit, Num, UObj, ViewLit,
-    by_id, cases_of, conj, disj, is_bool_table, lit, literal_value, literals, literals_of, neg, rebuild,
+    by_id, cases_of, conj, conjuncts, disj, disjuncts, is_bool_table, lit, literal_value, literals, literals_of,
+    neg, rebuild,
     scalar_constant, settle, value_identity,
 )
 
@@ -354,7 +355,7 @@ class Emitter:
             name = self.props.given.get(slot)
             if name is None:
                 name = self.props.name(slot, key.function)
-                for part in (key.body.parts if key.body.kind == "or" else (key.body,)):
+                for part in disjuncts(key.body):
                     b = self.body(part)
                     if b is not None:
                         self.rules.append(Rule(Atom(name), tuple(b)))
@@ -410,7 +411,7 @@ class Emitter:
         states where this fails."""
         rules: list[Rule] = []
         for body in self._anywhere.values():
-            for part in (body.parts if body.kind == "or" else (body,)):
+            for part in disjuncts(body):
                 b = self.body(_before_move(part))
                 if b is not None:
                     rules.append(Rule(Atom(name), tuple(b)))
@@ -514,7 +515,7 @@ class Emitter:
                         self.rules.append(Rule(Atom(name, (self.obj(fl.obj), term)), tuple(b + extra)))
                 b = self.body(disj(*when)) if when else None
                 if b is not None:
-                    for part in (disj(*when).parts if disj(*when).kind == "or" else (disj(*when),)):
+                    for part in disjuncts(disj(*when)):
                         pb = self.body(part)
                         if pb is not None:
                             self.rules.append(Rule(Atom(changed, (self.obj(fl.obj),)), tuple(pb)))
@@ -532,7 +533,7 @@ class Emitter:
         for pc, cases in site.contributions:
             for value, f in cases:
                 head = Atom(name, (self.value(value),))
-                for part in (f.parts if f.kind == "or" else (f,)):
+                for part in disjuncts(f):
                     b = self.body(conj(pc, part))
                     if b is not None:
                         self.rules.append(Rule(head, tuple(b)))
@@ -576,7 +577,7 @@ class Emitter:
                 if bools and value is False:
                     continue  # false is the negation of true (execute._call_literal)
                 head = Atom(name, terms + (self.value(value),))
-                parts = f.parts if f.kind == "or" else (f,)
+                parts = disjuncts(f)
                 for part in parts:
                     b = self.body(part)
                     if b is not None:
@@ -1136,9 +1137,9 @@ def _moves_factored(parts: list[Formula]) -> list[Formula]:
     groups: dict[frozenset, list[Formula]] = {}
     order: list = []
     for p in parts:
-        conjuncts = p.parts if p.kind == "and" else (p,)
-        moves = [c for c in conjuncts if c.kind == "lit" and isinstance(c.key, MoveLit)]
-        key = frozenset(c for c in conjuncts if c is not moves[0]) if len(moves) == 1 else None
+        parts_of = conjuncts(p)
+        moves = [c for c in parts_of if c.kind == "lit" and isinstance(c.key, MoveLit)]
+        key = frozenset(c for c in parts_of if c is not moves[0]) if len(moves) == 1 else None
         if not key:  # not one move, or the move alone (the disjunction of moves itself)
             order.append(p)
             continue

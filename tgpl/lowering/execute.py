@@ -32,7 +32,7 @@ from tgpl.frontend.after_setup import after_setup_nodes, reachable
 from tgpl.frontend.diagnostics import Span
 from tgpl.frontend.types import BOOL, PLAYER, CallableType, ClassType, Collection, Namespace
 from tgpl.lowering.counted_ifs import (
-    IfStep, SitePcs, conjuncts, countable, if_step, move_of, named, plain, step_cases, worth,
+    IfStep, SitePcs, countable, if_step, move_of, named, pc_conjuncts, plain, step_cases, worth,
 )
 from tgpl.lowering.chance import DEALT_ITEMS, PHASE_THROW, PILE, dealt_decks, left_cell, roll_sides, shuffle_refusal
 from tgpl.lowering.grown_walks import grown_lists, grown_walk_rewrite
@@ -43,9 +43,10 @@ from tgpl.lowering.minimize import minimize
 from tgpl.lowering.rewrites import marked_items_hint
 from tgpl.lowering.saturate import capped
 from tgpl.lowering.symbolic import (
-    FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, CountSite, HornLit, Formula, Num, Partial, UObj, as_formula, cases_of, choice,
-    conj, disj, equal_concrete, is_bool_table, is_number, is_symbolic, lift, lit, literal_value, literals, neg,
-    restrict, sym_arith, sym_compare, sym_equal, sym_not, truth, value_identity, vkey, work_done,
+    FALSE, TRUE, UNDEF, CallLit, Choice, CmpLit, CountSite, HornLit, Formula, Num, Partial, UObj, as_formula,
+    cases_of, choice, conj, conjuncts, disj, disjuncts, equal_concrete, is_bool_table, is_number, is_symbolic, lift,
+    lit, literal_value, literals, neg, restrict, sym_arith, sym_compare, sym_equal, sym_not, truth, value_identity,
+    vkey, work_done,
 )
 from tgpl.lowering.subset import (STATE_CHANGES, UNREAD_CHANGES, changed_decks, is_attribute, phase_inputs,
                                   phase_move_input, state_lists, unread_lists)
@@ -958,7 +959,7 @@ class Executor:
         comes back (a loop, a second call), a legal move's filter and the move's effect (the filter's condition
         is part of the effect's), or a pure call run once for every state (condition true) each get another."""
         key = (s.span.file, s.span.line, s.span.col)
-        mine = frozenset(conjuncts(p.pc))
+        mine = frozenset(pc_conjuncts(p.pc))
         move = move_of(mine)
         n = 0
         while True:
@@ -2787,7 +2788,7 @@ def _remainder(entry: Formula, exits: list[Formula], merged: Formula) -> Formula
 
 def _stripped(f: Formula, entry: Formula) -> Formula:
     """f, a path's condition or a disjunction of them, without the conjuncts of `entry` (see `_strip`)."""
-    return disj(*(_strip(t, entry) for t in (f.parts if f.kind == "or" else (f,))))
+    return disj(*(_strip(t, entry) for t in disjuncts(f)))
 
 
 def _strip(pc: Formula, caller: Formula) -> Formula:
@@ -2796,7 +2797,7 @@ def _strip(pc: Formula, caller: Formula) -> Formula:
         return TRUE
     if pc.kind != "and":
         return pc
-    mine = set(caller.parts) if caller.kind == "and" else {caller}
+    mine = set(conjuncts(caller))
     if not mine <= set(pc.parts):
         return pc
     return conj(*(set(pc.parts) - mine))
@@ -2804,7 +2805,7 @@ def _strip(pc: Formula, caller: Formula) -> Formula:
 
 def _relative(pcs: list[Formula]) -> list[Formula]:
     """The conditions without the conjuncts they all share (the merged path implies those)."""
-    sets = [set(f.parts) if f.kind == "and" else {f} for f in pcs]
+    sets = [set(conjuncts(f)) for f in pcs]
     common = set.intersection(*sets)
     if not common:
         return pcs

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from tgpl.lowering.symbolic import FALSE, Conjuncts, Formula, MoveLit, by_id, clash, conj, disj, neg
+from tgpl.lowering.symbolic import FALSE, Conjuncts, Formula, MoveLit, by_id, clash, conj, conjuncts, disj, disjuncts, neg
 
 MAX_TERMS = 2000  # terms of a multiplied-out condition, beyond which it is left as it is
 MAX_CONSENSUS = 60  # terms beyond which only adjacent terms are merged (no consensus of any two)
@@ -36,7 +36,7 @@ CHECK_EVERY = 2048  # pairs of terms examined between two calls of `check` (the 
 
 
 def _term(f: Formula) -> frozenset:
-    return frozenset(f.parts) if f.kind == "and" else frozenset((f,))
+    return frozenset(conjuncts(f))
 
 
 def _atom(c: Formula) -> tuple[Formula, bool]:
@@ -170,7 +170,7 @@ def _expand(f: Formula) -> list[frozenset] | None:
     of literals and a few disjunctions, copied every product once per literal. A literal never adds a product, so
     MAX_TERMS is passed at the same conjunct as one by one."""
     out: list[frozenset] = []
-    for p in (f.parts if f.kind == "or" else (f,)):
+    for p in disjuncts(f):
         products = [Conjuncts.empty()]
         for options, plain in _steps(sorted(_term(p), key=by_id)):
             products = _products(products, options, plain)
@@ -243,13 +243,13 @@ def _distribute(f: Formula, check: Callable[[], None] | None = None) -> list[fro
     """The terms of f, each multiplied out where that leaves at most 1 + its nested disjunctions (`check()`
     called at each nested disjunction)."""
     out: list[frozenset] = []
-    for p in (f.parts if f.kind == "or" else (f,)):
+    for p in disjuncts(f):
         t = _term(p)
         nested = sum(1 for c in t if c.kind == "or")
         products = _spread(t, check) if nested else []
         out.extend([u.parts for u in products] if nested and len(products) <= 1 + nested else [t])
         if len(out) > MAX_TERMS:
-            return [_term(p) for p in (f.parts if f.kind == "or" else (f,))]
+            return [_term(p) for p in disjuncts(f)]
     return out
 
 
@@ -278,7 +278,7 @@ def _spread(t: frozenset, check: Callable[[], None] | None) -> list[Conjuncts]:
 
 def _nested(f: Formula) -> int:
     """The distinct nested disjunctions in f's terms (each a relation of its own)."""
-    return len({c for p in (f.parts if f.kind == "or" else (f,)) for c in _term(p) if c.kind == "or"})
+    return len({c for p in disjuncts(f) for c in _term(p) if c.kind == "or"})
 
 
 def _drop_covered_negations(terms: list[frozenset]) -> list[frozenset]:
@@ -318,7 +318,7 @@ def _drop_covered_negations(terms: list[frozenset]) -> list[frozenset]:
         negations = [c for c in sorted(t, key=by_id) if c.kind == "not" and c.parts[0].kind in ("or", "and")]
         for c in negations:
             g = c.parts[0]
-            if all(covers(_term(p), i) for p in (g.parts if g.kind == "or" else (g,))):
+            if all(covers(_term(p), i) for p in disjuncts(g)):
                 remove(i)
                 t = out[i] = t - {c}
                 add(i)
@@ -328,7 +328,7 @@ def _drop_covered_negations(terms: list[frozenset]) -> list[frozenset]:
 def _size(f: Formula) -> int:
     """The literals f's rules are written with, a nested connective counting as one (it is a relation
     of its own, shared by every rule that uses it)."""
-    parts = f.parts if f.kind == "or" else (f,)
+    parts = disjuncts(f)
     return sum(len(_term(p)) + 1 for p in parts)
 
 

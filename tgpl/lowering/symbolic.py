@@ -469,6 +469,16 @@ def disj(*fs: Formula) -> Formula:
     return Formula("or", _sorted(parts))
 
 
+def disjuncts(f: Formula) -> tuple[Formula, ...]:
+    """`f` read as a disjunction: its parts where it is an "or", else `f` alone."""
+    return f.parts if f.kind == "or" else (f,)
+
+
+def conjuncts(f: Formula) -> tuple[Formula, ...]:
+    """`f` read as a conjunction: its parts where it is an "and", else `f` alone."""
+    return f.parts if f.kind == "and" else (f,)
+
+
 def literals(f: Formula, into_calls: bool = False) -> Iterable[object]:
     """Every literal key under f, each once; with `into_calls`, under the conditions of the calls it makes too."""
     return literals_of((f,), into_calls)
@@ -541,7 +551,7 @@ def compatible(pc: Formula, f: Formula, known: Callable[[object], bool | None] |
         return False
     if f.kind == "or":
         return any(compatible(pc, part, known) for part in f.parts)
-    parts = [x for g in (pc, f) if g is not TRUE for x in (g.parts if g.kind == "and" else (g,))]
+    parts = [x for g in (pc, f) if g is not TRUE for x in conjuncts(g)]
     literals = {x for x in parts if x.kind == "lit" or (x.kind == "not" and x.parts[0].kind == "lit")}
     if clash(literals):
         return False
