@@ -32,8 +32,8 @@ from tgpl.frontend import ast
 from tgpl.lowering.shapes import TOP, GiveUp, _Break, _Continue, _Error, _Evaluator, _Return, _Spent, _Ways
 from tgpl.lowering.symbolic import UObj
 
-ROOT_STEPS = 100_000  # evaluation steps for one row of the action's inputs, over all its ways (past it: no)
-ROWS = 4_096  # rows of inputs evaluated at most (Reversi 8x8: 64 squares x 2 seats)
+ROOT_STEPS = 100_000  # evaluation steps for one row of the code's inputs, over all its ways (past it: no)
+ROWS = 4_096  # rows of inputs evaluated at most (Reversi 8x8: 64 squares x 2 seats; Quixo's Slide 25 x 25 x 2)
 CHECK_EVERY = 16  # rows between two checks of the command's limits
 
 
@@ -41,7 +41,103 @@ class _Reached(Exception):
     """The way reached the loop (its passes' footprints recorded): it is followed no further."""
 
 
-class _Footprints(_Evaluator):
+class StateUnknown(_Evaluator):
+    """The shapes evaluator over a state it does not know: an attribute of the state reads as unknown (a test of it
+    goes both ways), an unknown object's state or a call on an unknown argument gives up (what it reads or does
+    is not followed), and a way stops only where the runtime would (a member of null, an index off the board).
+    `write(o, name, e, env, this)` takes a write of the state's attribute `name` of `o`; `read(o, name)` is told
+    of each read of one. The loop footprints here and the `while` bounds of tgpl.lowering.while_passes build on
+    it."""
+
+    def __init__(self, hc, budget: int):
+        super().__init__(hc, budget)
+        self.fluent_attrs = hc.fluent_attrs
+
+    def everywhere(self, body: list, objects: list, names: list[str], rows: list[list], stops: tuple,
+                   check=None) -> bool:
+        """Run `body` on every object of `objects` and row of its inputs (`names`, their values from `rows`), every
+        way through it, a way ended where the runtime stops, the code returns or it raises one of `stops`; False
+        where the rows number more than ROWS or a way passes ROOT_STEPS. `check()` is called now and then (the
+        command's limits)."""
+        count = len(objects)
+        for r in rows:
+            count *= len(r)
+        if not count or count > ROWS:
+            return False
+        for k, (obj, args) in enumerate(itertools.product(objects, itertools.product(*rows))):
+            if check is not None and not k % CHECK_EVERY:
+                check()
+            self.ways = _Ways(ROOT_STEPS)
+            while True:
+                try:
+                    self.block(body, dict(zip(names, args)), obj)
+                except (_Error, _Return, *stops):
+                    pass
+                except _Spent:
+                    return False
+                if not self.ways.next_way():
+                    break
+        return True
+
+    def read(self, o: UObj, name: str) -> None:
+        """A read of the state's attribute `name` of `o`."""
+
+    def write(self, o: UObj, name: str, e: ast.Assign, env: dict, this):
+        """A write of the state's attribute `name` of `o` by `e`: its value evaluated, the state after it unknown."""
+        self.expr(e.value, env, this)
+        return TOP
+
+    def unknown_argument(self) -> None:
+        raise GiveUp("a call on an unknown argument")  # what it would read or do is unknown
+
+    def call(self, e: ast.Call, env: dict, this):
+        try:
+            return super().call(e, env, this)
+        except _Spent:
+            raise GiveUp("the step budget") from None
+
+    def _index(self, e: ast.Index, env: dict, this):
+        o = self.expr(e.obj, env, this)
+        if isinstance(o, UObj) and o.cells is not None:  # a group: its tiles by index (`Grid[x][y]`)
+            o = o.cells
+        k = self.expr(e.index, env, this)
+        if o is TOP or k is TOP:
+            return TOP
+        if not isinstance(o, tuple) or not isinstance(k, float) or k != int(k) or not 0 <= k < len(o):
+            raise _Error()
+        return o[int(k)]
+
+    def member(self, o, name: str):
+        if o is TOP:
+            if name in self.fluent_attrs:
+                raise GiveUp(f"'{name}' of an unknown object")
+            return TOP
+        if isinstance(o, UObj) and name == "player" and (o.name, name) not in self.fluent_cells:
+            return float(o.owners[0]) if len(o.owners) == 1 else TOP  # several: the mover, any of them
+        if isinstance(o, UObj) and (o.name, name) in self.fluent_cells:
+            self.read(o, name)
+        return super().member(o, name)
+
+    def assign(self, e: ast.Assign, env: dict, this):
+        t = e.target
+        if isinstance(t, ast.Name) and t.name in env:
+            return super().assign(e, env, this)
+        if isinstance(t, ast.Member):
+            o, name = self.expr(t.obj, env, this), t.name
+        elif isinstance(t, ast.Name) and id(t) in self.implicit_this and this is not None:
+            o, name = this, t.name
+        else:
+            raise GiveUp("a write")
+        if o is TOP:
+            raise GiveUp("a write of an unknown object")
+        if not isinstance(o, UObj):
+            raise _Error()  # an attribute of null: the runtime stops
+        if (o.name, name) not in self.fluent_cells:
+            raise GiveUp(f"a write of '{name}', not state")
+        return self.write(o, name, e, env, this)
+
+
+class _Footprints(StateUnknown):
     """The shapes evaluator, recording reads and writes of the state and stopping at the loop to examine it."""
 
     def __init__(self, hc, loop: ast.For, var: str, passes: range):
@@ -55,7 +151,6 @@ class _Footprints(_Evaluator):
         self.reached = 0
         self.once = True  # every object's attribute written at most once on every way through the loop
         self.prints: dict[tuple, tuple] = {}  # a call's (id, this, arguments) -> outcomes, error, reads, writes
-        self.fluent_attrs = hc.fluent_attrs
 
     # ------------------------------------------------------------ calls: cached with their footprints
     def outcomes(self, fi, this, args: tuple):
@@ -87,39 +182,8 @@ class _Footprints(_Evaluator):
             raise GiveUp("a write outside the loop's passes")  # before the loop: its reads would see it
         return values, error
 
-    def unknown_argument(self) -> None:
-        raise GiveUp("a call on an unknown argument")  # what it would read is unknown
-
-    def call(self, e: ast.Call, env: dict, this):
-        try:
-            return super().call(e, env, this)
-        except _Spent:
-            raise GiveUp("the step budget") from None
-
-    def _index(self, e: ast.Index, env: dict, this):
-        o = self.expr(e.obj, env, this)
-        if isinstance(o, UObj) and o.cells is not None:  # a group: its tiles by index (`Grid[x][y]`)
-            o = o.cells
-        k = self.expr(e.index, env, this)
-        if o is TOP or k is TOP:
-            return TOP
-        if not isinstance(o, tuple) or not isinstance(k, float) or k != int(k) or not 0 <= k < len(o):
-            raise _Error()
-        return o[int(k)]
-
     # ------------------------------------------------------------ state
-    def member(self, o, name: str):
-        if o is TOP:
-            if name in self.fluent_attrs:
-                raise GiveUp(f"'{name}' of an unknown object")
-            return TOP
-        if isinstance(o, UObj) and name == "player" and (o.name, name) not in self.fluent_cells:
-            return float(o.owners[0]) if len(o.owners) == 1 else TOP  # several: the mover, any of them
-        if isinstance(o, UObj) and (o.name, name) in self.fluent_cells:
-            self.record_read(o, name)
-        return super().member(o, name)
-
-    def record_read(self, o: UObj, name: str) -> None:
+    def read(self, o: UObj, name: str) -> None:
         if self.reads is None:
             return
         key = (o.name, name)
@@ -127,25 +191,9 @@ class _Footprints(_Evaluator):
             raise GiveUp("a pass reads what it wrote")
         self.reads.add(key)
 
-    def assign(self, e: ast.Assign, env: dict, this):
-        t = e.target
-        if isinstance(t, ast.Name) and t.name in env:
-            return super().assign(e, env, this)
-        if isinstance(t, ast.Member):
-            o = self.expr(t.obj, env, this)
-            name = t.name
-        elif isinstance(t, ast.Name) and id(t) in self.implicit_this and this is not None:
-            o, name = this, t.name
-        else:
-            raise GiveUp("a write")
-        if o is TOP:
-            raise GiveUp("a write of an unknown object")
-        if not isinstance(o, UObj):
-            raise _Error()  # an attribute of null: the runtime stops
-        if (o.name, name) not in self.fluent_cells:
-            raise GiveUp(f"a write of '{name}', not state")
+    def write(self, o: UObj, name: str, e: ast.Assign, env: dict, this):
         if e.op != "=":
-            self.record_read(o, name)
+            self.read(o, name)
         self.expr(e.value, env, this)
         if self.reads is None:
             raise GiveUp("a write outside the loop's passes")  # before the loop: its reads would see it
@@ -249,28 +297,10 @@ def passes_independent(hc, action, objects: list[UObj], loop: ast.For, var: str,
         if info is None:
             return None
         rows.append([o for o in hc.u.objects if o.is_a(info) and not o.fields.get("discarded", False)])
-    count = len(objects)
-    for r in rows:
-        count *= len(r)
-    if not count or count > ROWS:
-        return None
     ev = _Footprints(hc, loop, var, passes)
-    names = [i.name for i in action.inputs]
-    try:
-        for k, (obj, args) in enumerate(itertools.product(objects, itertools.product(*rows))):
-            if check is not None and not k % CHECK_EVERY:
-                check()
-            ev.ways = _Ways(ROOT_STEPS)
-            while True:
-                env = dict(zip(names, args))
-                try:
-                    ev.block(effect.body.body, env, obj)
-                except (_Error, _Reached, _Return):
-                    pass  # the runtime stops, the loop examined, or the effect returned before the loop
-                except _Spent:
-                    return None
-                if not ev.ways.next_way():
-                    break
+    try:  # a way ends where the runtime stops, at the loop (examined) or where the effect returns before it
+        if not ev.everywhere(effect.body.body, objects, [i.name for i in action.inputs], rows, (_Reached,), check):
+            return None
     except GiveUp:
         return None
     return Independent(ev.once) if ev.reached else None

@@ -21,22 +21,17 @@ evaluator cannot list (a number), anything it does not model, a call whose argum
 
 from __future__ import annotations
 
-import itertools
-
 from tgpl.frontend import ast
-from tgpl.lowering.shapes import TOP, GiveUp, _Break, _Continue, _Error, _Evaluator, _Return, _Spent, _Ways
-from tgpl.lowering.symbolic import UObj
+from tgpl.lowering.footprint import ROOT_STEPS, StateUnknown
+from tgpl.lowering.shapes import GiveUp, _Break, _Continue, _Error
 
-ROOT_STEPS = 100_000  # evaluation steps for one row of the code's inputs, over all its ways (past it: no bound)
-ROWS = 4_096  # rows of inputs evaluated at most (Quixo's Slide: 25 cubes taken x 25 put back x 2 seats)
-CHECK_EVERY = 16  # rows between two checks of the command's limits
 
 
 class _TooMany(Exception):
     """The loop took more passes than the bound asked for on some way."""
 
 
-class _Counted(_Evaluator):
+class _Counted(StateUnknown):
     """The shapes evaluator, writing the state as unknown and counting the passes of one `while` loop."""
 
     def __init__(self, hc, loop: ast.While, most: int):
@@ -45,55 +40,6 @@ class _Counted(_Evaluator):
         self.most = most
         self.passes = 0  # the largest count met on any way
         self.reached = False
-        self.fluent_attrs = hc.fluent_attrs
-
-    def unknown_argument(self) -> None:
-        raise GiveUp("a call on an unknown argument")  # not followed, its passes would go uncounted
-
-    def call(self, e: ast.Call, env: dict, this):
-        try:
-            return super().call(e, env, this)
-        except _Spent:
-            raise GiveUp("the step budget") from None
-
-    def _index(self, e: ast.Index, env: dict, this):
-        o = self.expr(e.obj, env, this)
-        if isinstance(o, UObj) and o.cells is not None:  # a group: its tiles by index (`Grid[x][y]`)
-            o = o.cells
-        k = self.expr(e.index, env, this)
-        if o is TOP or k is TOP:
-            return TOP
-        if not isinstance(o, tuple) or not isinstance(k, float) or k != int(k) or not 0 <= k < len(o):
-            raise _Error()
-        return o[int(k)]
-
-    def member(self, o, name: str):
-        if o is TOP:
-            if name in self.fluent_attrs:
-                raise GiveUp(f"'{name}' of an unknown object")
-            return TOP
-        if isinstance(o, UObj) and name == "player" and (o.name, name) not in self.fluent_cells:
-            return float(o.owners[0]) if len(o.owners) == 1 else TOP
-        return super().member(o, name)
-
-    def assign(self, e: ast.Assign, env: dict, this):
-        t = e.target
-        if isinstance(t, ast.Name) and t.name in env:
-            return super().assign(e, env, this)
-        if isinstance(t, ast.Member):
-            o, name = self.expr(t.obj, env, this), t.name
-        elif isinstance(t, ast.Name) and id(t) in self.implicit_this and this is not None:
-            o, name = this, t.name
-        else:
-            raise GiveUp("a write")
-        if o is TOP:
-            raise GiveUp("a write of an unknown object")
-        if not isinstance(o, UObj):
-            raise _Error()  # an attribute of null: the runtime stops
-        if (o.name, name) not in self.fluent_cells:
-            raise GiveUp(f"a write of '{name}', not state")
-        self.expr(e.value, env, this)
-        return TOP  # the state after it is unknown, as before it
 
     def tested(self, s: ast.While, taken: int, env: dict, this) -> bool:
         """The loop's condition after `taken` passes. Where the runtime stops in it, the counted loop must test it
@@ -164,27 +110,10 @@ def most_passes(hc, loop: ast.While, most: int, check=None) -> int | None:
     rows = [_domain(hc, i) for i in inputs]
     if any(r is None for r in rows):
         return None
-    count = len(objects)
-    for r in rows:
-        count *= len(r)
-    if not count or count > ROWS:
-        return None
     ev = _Counted(hc, loop, most)
-    names = [i.name for i in inputs]
     try:
-        for k, (obj, args) in enumerate(itertools.product(objects, itertools.product(*rows))):
-            if check is not None and not k % CHECK_EVERY:
-                check()
-            ev.ways = _Ways(ROOT_STEPS)
-            while True:
-                try:
-                    ev.block(body.body, dict(zip(names, args)), obj)
-                except (_Error, _Return):
-                    pass  # the runtime stops, or the code returned
-                except _Spent:
-                    return None
-                if not ev.ways.next_way():
-                    break
+        if not ev.everywhere(body.body, objects, [i.name for i in inputs], rows, (), check):
+            return None
     except (GiveUp, _TooMany):
         return None
     return ev.passes if ev.reached else None
