@@ -1052,6 +1052,16 @@ def _action_name(m) -> str:
     return m.action.name if m.action is not None else ROLL
 
 
+def _refuse_state(out: Assessment, parts: float, busiest, name: str | None) -> None:
+    """The predicted refusal of one control state estimated at `parts` parts of conditions, located at `busiest`
+    (where most of its statements ran, called `name`), or at the game where none is known."""
+    where = f" (most of its statements in {name})" if name is not None else ""
+    _refuse(out, busiest.span if busiest is not None else None,
+            f"spelled out move by move, the lowering would build about {int(parts):,} parts of conditions in one "
+            f"control state{where}, more than the {execute.STATE_WORK:,} it allows one state: it would be refused "
+            "after minutes", predicted=True)
+
+
 def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> None:
     """The statements and parts the whole symbolic execution would take, from the sampled run: for each control
     state, its legal moves' cost over the part of them found, and its sampled moves' cost times the moves it
@@ -1107,17 +1117,9 @@ def _estimate(out: Assessment, lw: _DryLowering, stopped: bool, first: int) -> N
         _refuse(out, span, f"spelled out move by move, the lowering would run {what}{where}, more than the "
                            f"{limit} it allows: it would be refused after minutes{why}", predicted=True)
     elif state_parts > ESTIMATE_ERROR * STOPPED_ERROR * execute.STATE_WORK:
-        where = f" (most of its statements in {busiest.shown})" if busiest is not None else ""
-        _refuse(out, busiest.span if busiest is not None else None,
-                f"spelled out move by move, the lowering would build about {int(state_parts):,} parts of conditions "
-                f"in one control state{where}, more than the {execute.STATE_WORK:,} it allows one state: it would be "
-                "refused after minutes", predicted=True)
+        _refuse_state(out, state_parts, busiest, busiest.shown if busiest is not None else None)
     elif busiest_state > STATE_ERROR * execute.STATE_WORK:
-        where = f" (most of its statements in {busiest.name})" if busiest is not None else ""
-        _refuse(out, busiest.span if busiest is not None else None,
-                f"spelled out move by move, the lowering would build about {int(busiest_state):,} parts of "
-                f"conditions in one control state{where}, more than the {execute.STATE_WORK:,} it allows one state: "
-                "it would be refused after minutes", predicted=True)
+        _refuse_state(out, busiest_state, busiest, busiest.name if busiest is not None else None)
     elif most is not None and most.total > ESTIMATE_ERROR * execute.PATH_LIMIT:
         span = most.defn.name_span if most.defn is not None else None
         _refuse(out, span, f"spelled out move by move, the moves' effects in one control state would end in about "
