@@ -372,7 +372,7 @@ class SegmentCompiler(_FunctionCompiler):
             unrolled = self.unrolled(s, clauses, live)
             if unrolled is not None:
                 return unrolled
-        if writes and isinstance(s, ast.While) and self.clashes(s, frozenset(self.counters_in(s, clauses))):
+        if writes and isinstance(s, ast.While) and self.clashing(s, frozenset(self.counters_in(s, clauses))):
             counted = self.counted_while(s)
             unrolled = self.unrolled(counted, clauses, live) if counted is not None else None
             if unrolled is not None:
@@ -682,15 +682,16 @@ class SegmentCompiler(_FunctionCompiler):
         flow.going = self.cut(flow.going, "join", live)
         return flow
 
-    def clashes(self, s, counters: frozenset[str]) -> bool:
-        """Whether the loop `s` reads an attribute it writes (its counters and what nothing reads aside), which
-        `_no_clash` refuses."""
+    def clashing(self, s, counters: frozenset[str]) -> list[str]:
+        """The attributes the loop `s` that writes the state reads and writes (but the counters that are its locals,
+        `loop_stmt`, and what nothing reads: no state, decision 109), which `_no_clash` refuses."""
+        if getattr(s, "reads_before", False):  # a scan clearing a flood's group reads through the views it
+            return []  # started with (`loop_stmt`): no clash
         code = self.g.loop(s)
-        local = counters | self.g.unread.names
-        return not getattr(s, "reads_before", False) and bool((set(code.values) - local) & code.reads)
+        return sorted((set(code.values) - counters - self.g.unread.names) & code.reads)
 
     def counted_while(self, s: ast.While) -> ast.For | None:
-        """A `while` loop that reads what it writes (`clashes`, which `_no_clash` would refuse) as the counted loop
+        """A `while` loop that reads what it writes (`clashing`, which `_no_clash` would refuse) as the counted loop
         of as many passes as it takes on any play, where the evaluation bounds them by UNROLLED
         (tgpl.lowering.while_passes): Quixo's push walking a row from the cube taken to the end it goes in at.
         None where no bound is found. One loop made per `while`, kept for every attempt at the game (the compile
@@ -829,17 +830,14 @@ class SegmentCompiler(_FunctionCompiler):
     def _no_clash(self, s, counters: frozenset[str]) -> dict[str, list]:
         """Raises Unsupported where a loop that writes the state reads what it writes (but the counters that are
         its locals, `loop_stmt`); else the value expressions of each attribute it writes."""
-        code = self.g.loop(s)
-        local = counters | self.g.unread.names  # an attribute nothing reads is no state (decision 109)
-        written = set(code.values) - local
-        # a scan clearing a flood's group reads through the views it started with (`loop_stmt`): no clash
-        clash = [] if getattr(s, "reads_before", False) else sorted(written & code.reads)
+        clash = self.clashing(s, counters)
         if clash:
             raise Unsupported(f"a loop that reads '{clash[0]}', which it writes, and is not a counted loop of at "
                               f"most {UNROLLED} passes: write it as one, its condition tested in each pass "
                               f"(`for (number k = 0; k < {UNROLLED}; k += 1) {{ if (C) {{ ... }} }}`, C the loop's "
                               "condition, where no play needs more passes)")
-        return {a: v for a, v in code.values.items() if a not in local}
+        local = counters | self.g.unread.names
+        return {a: v for a, v in self.g.loop(s).values.items() if a not in local}
 
     def writing_loop(self, s, clauses: list[SegClause], live: set[str],
                      counters: frozenset[str] = frozenset()) -> horn._Flow:

@@ -111,7 +111,7 @@ questions to clingo) stays within RANGE_CHEAP_WORK: cheap steps, whose full sear
 lowers them. A search that costly per step (Ultimate tic-tac-toe: 781,624 at 5,000 steps; Dobutsu 3,981,837)
 still stops at RANGE_STEPS, so no dry run that answered before takes longer."""
 RANGE_CHEAP_WORK = 500_000
-
+"""The work (segments.RangeWork) within which the dry run's range search counts as cheap (RANGE_CHEAP_STEPS)."""
 
 TOWARD_COMPILED = 8
 """How many times its budget of statements (STEPS) the dry run's whole run may go on to where `auto` would compile
@@ -371,7 +371,8 @@ class _PastSpelledBudget(Exception):
 
 
 class _RangesBudget(Exception):
-    """The dry run's budget of steps of the range search is spent (`_ranges_counted`); args[0], the steps taken."""
+    """The dry run's budget of steps of the range search is spent (`_ranges_counted`); args[0], the steps it
+    allowed."""
 
 
 @contextmanager
@@ -389,7 +390,7 @@ def _ranges_counted(limits: Limits, work: Callable[[], int]) -> Iterator[None]:
         if lim.stage == "lowering (ranges)":
             spent += 1
             if spent > RANGE_STEPS and (spent > RANGE_CHEAP_STEPS or work() > RANGE_CHEAP_WORK):
-                raise _RangesBudget(spent)
+                raise _RangesBudget(spent - 1)
     limits.on_check = count
     try:
         yield
@@ -899,7 +900,7 @@ def _ranges_undecided(lw: _DryLowering, steps: int) -> str:
     then, with the values found and where they are written (`segments.search_underway`), so that a designer can
     tell a number that grows without end (bound it) from one with many values to search (`tgpl to-gdl` does)."""
     note = (f"undecided: the symbolic execution ends within the budget, but the search of the numbers' ranges "
-            f"passed the dry run's budget ({steps - 1:,} steps)")
+            f"passed the dry run's budget ({steps:,} steps)")
     underway = search_underway(lw)
     if underway:
         note += (f" while ranging {underway}; where one of these grows without end, test it before it changes or end "
