@@ -54,11 +54,11 @@ class StateUnknown(_Evaluator):
         self.fluent_attrs = hc.fluent_attrs
 
     def everywhere(self, body: list, objects: list, names: list[str], rows: list[list], stops: tuple,
-                   check=None) -> bool:
+                   check=None, admits=None) -> bool:
         """Run `body` on every object of `objects` and row of its inputs (`names`, their values from `rows`), every
         way through it, a way ended where the runtime stops, the code returns or it raises one of `stops`; False
-        where the rows number more than ROWS or a way passes ROOT_STEPS. `check()` is called now and then (the
-        command's limits)."""
+        where the rows number more than ROWS or a way passes ROOT_STEPS. `admits(obj, args)`, where given, leaves
+        out the rows it says no to. `check()` is called now and then (the command's limits)."""
         count = len(objects)
         for r in rows:
             count *= len(r)
@@ -67,6 +67,8 @@ class StateUnknown(_Evaluator):
         for k, (obj, args) in enumerate(itertools.product(objects, itertools.product(*rows))):
             if check is not None and not k % CHECK_EVERY:
                 check()
+            if admits is not None and not admits(obj, args):
+                continue
             self.ways = _Ways(ROOT_STEPS)
             while True:
                 try:

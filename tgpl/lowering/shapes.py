@@ -398,19 +398,11 @@ class _Evaluator:
         env[e.target.name] = v
         return v
 
-    def call(self, e: ast.Call, env: dict, this):
+    def bound_call(self, e: ast.Call, env: dict, this) -> tuple:
+        """The user function a call runs, the object it runs on (None for a global function) and its arguments in
+        the order of its inputs, evaluated."""
         ct = self.types.get(id(e.callee))
         callee = e.callee
-        if isinstance(ct, CallableType) and ct.kind == "builtin" and isinstance(callee, ast.Member):
-            o = self.expr(callee.obj, env, this)
-            if callee.name == "length" and not e.args:
-                return TOP if o is TOP else float(len(_items(o)))
-            if callee.name == "contains" and len(e.args) == 1:
-                x = self.expr(e.args[0].value, env, this)
-                if o is TOP or x is TOP:
-                    return TOP
-                return any(_same(x, y) for y in _items(o))
-            raise GiveUp(f"the built-in {callee.name}()")
         if not isinstance(ct, CallableType) or ct.kind != "function" or any(a.name is None for a in e.args):
             raise GiveUp("a call of a built-in or an action")
         fi = ct.target
@@ -430,6 +422,22 @@ class _Evaluator:
             raise _Error()
         if fi.owner is not None and obj.cls.find_function(fi.name) not in (fi, None):
             raise GiveUp("an overridden method")
+        return fi, obj, args
+
+    def call(self, e: ast.Call, env: dict, this):
+        ct = self.types.get(id(e.callee))
+        callee = e.callee
+        if isinstance(ct, CallableType) and ct.kind == "builtin" and isinstance(callee, ast.Member):
+            o = self.expr(callee.obj, env, this)
+            if callee.name == "length" and not e.args:
+                return TOP if o is TOP else float(len(_items(o)))
+            if callee.name == "contains" and len(e.args) == 1:
+                x = self.expr(e.args[0].value, env, this)
+                if o is TOP or x is TOP:
+                    return TOP
+                return any(_same(x, y) for y in _items(o))
+            raise GiveUp(f"the built-in {callee.name}()")
+        fi, obj, args = self.bound_call(e, env, this)
         values, error = self.outcomes(fi, obj, args)
         options = sorted(values, key=repr) + (["error"] if error else [])
         if not options:
