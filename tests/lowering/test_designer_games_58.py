@@ -6,9 +6,10 @@ and 80 pushes without a row are a draw.
 
 The runtime is checked against an independent model: the move tree (perft) and seeded plays to the end, the faces
 compared at every move. Then `tgpl to-gdl` on it: it lowers with its moves compiled, `Slide`'s `while` spelled out
-pass by pass as a counted loop, its passes bounded by running `Slide` on every cube and seat
-(tgpl.lowering.while_passes), and the GDL is validated against the runtime by playouts to the end of the game
-(measured once on a shared two-core machine, not asserted: 200 rules, about 7 s CPU, 128 MB). Before that bound, the
+pass by pass as a counted loop, its passes bounded by running `Slide` from `Push`, its one caller, on the cubes
+`Push`'s filters admit (tgpl.lowering.while_passes: 4 passes; run on every pair of cubes, 5), and the GDL is
+validated against the runtime by playouts to the end of the game (measured once on a shared two-core machine, not
+asserted: 184 rules, about 11 s CPU under load, 127 MB). Before that bound, the
 compiled moves were refused at the `while` ("a loop that reads 'Face', which it writes, and is not a counted loop of
 at most 16 passes") and `auto` spelled the 625 ways of the move out, stopped at 300 s of wall time after 33 s of CPU
 in `HasRow`.
