@@ -1592,10 +1592,24 @@ def _searched_domains(logic: GameLogic, lowering: Lowering, totals: frozenset, w
                 if not joint_ranges(logic, numeric, limits=lowering.limits, most=SLOTS_JOINT_LIMIT, work=work):
                     raise
             return
-    elif joint_ranges(logic, numeric, limits=lowering.limits, work=work):
-        return
+    else:
+        why: list[str] = []
+        if joint_ranges(logic, numeric, limits=lowering.limits, why=why, work=work):
+            return
+        if why == ["range"]:
+            raise _joint_runaway(lowering, numeric, work)
     fixed, runaways = alone_ranges(logic, lowering, {k: fl for k, fl in numeric.items() if k not in apart}, work=work)
     counter_ranges(logic, lowering, numeric, fixed, runaways, work=work)
+
+
+def _joint_runaway(lowering: Lowering, numeric: dict, work: RangeWork) -> NotLowerable:
+    """The refusal of a counter that passed RANGE_LIMIT values in the joint search of every counter, nothing left
+    apart: the searches that would follow (`alone_ranges`, `counter_ranges`) each over-approximate what it finds
+    (fewer numbers known, or none of the control), so the counter passes RANGE_LIMIT in them too, and the game
+    would be refused after them, at a counter or at the end of their work. Refused now, at the first such
+    counter: Ultimate's counts of filled cells, bounded only by the board, ran the search by counter for minutes."""
+    k = next(k for k, xs in sorted(work.found.items()) if len(xs) > RANGE_LIMIT)
+    return runaway_refusal(lowering, numeric[k], work.found[k])
 
 
 def _slots_ranged(logic: GameLogic, lowering: Lowering, apart: frozenset, numeric: dict, work: RangeWork) -> bool:
@@ -2153,15 +2167,19 @@ class Admission:
         # questions (Shut the Box: 11,204 walks of its conditions, half of the search's time)
         self._known = None
         self._memo: dict[int, int] = {}
+        # a formula's residual by its id and the truths of its comparisons: what decides it, so that a state
+        # whose numbers decide them alike does not walk the formula again (Dobutsu's conditions, in each state)
+        self._residuals: dict[tuple, int] = {}
+        self._ordered: dict[int, tuple] = {}
+        # the values of the writes' leaves under the last env asked with (`leaf_values`), by the write's id
+        self._env: dict | None = None
+        self._env_values: dict[int, list] = {}
 
     def __call__(self, pcs: list[Formula], v, x, env: dict, known) -> bool:
         if not isinstance(v, (Choice, Partial)):
             return True
-        leaves = self._leaves.get(id(v))
-        if leaves is None:
-            leaves = self._leaves[id(v)] = list(_leaf_cases(v, TRUE))
-            self._keep.append(v)
-        cases = tuple(j for j, (y, _) in enumerate(leaves) if x in values_under(y, env, None))
+        leaves = self.leaves(v)
+        cases = tuple(j for j, (xs, _) in enumerate(self.leaf_values(v, env)) if x in xs)
         if not cases:
             return False
         for pc in pcs:
@@ -2177,6 +2195,26 @@ class Admission:
             if answer:
                 return True
         return False
+
+    def leaves(self, v) -> list[tuple]:
+        """(value, condition) of every leaf of the write v's cases (`_leaf_cases`), kept by v's id."""
+        leaves = self._leaves.get(id(v))
+        if leaves is None:
+            leaves = self._leaves[id(v)] = list(_leaf_cases(v, TRUE))
+            self._keep.append(v)
+        return leaves
+
+    def leaf_values(self, v, env: dict) -> list[tuple[set, Formula]]:
+        """The values each leaf of v's cases takes under env, with its condition, kept while the same env is
+        asked with: a state of the joint search asks of each value of each write which leaves give it, and
+        walked each leaf's number again for each value (Dobutsu's captures, the three hands written by cases:
+        half of its joint search's time)."""
+        if self._env is not env:
+            self._env, self._env_values = env, {}
+        found = self._env_values.get(id(v))
+        if found is None:
+            found = self._env_values[id(v)] = [(values_under(y, env, None), f) for y, f in self.leaves(v)]
+        return found
 
     def _comparisons(self, f: Formula) -> frozenset:
         found = self._formula_cmps.get(f.id)
@@ -2232,7 +2270,22 @@ class Admission:
         numbers: the residuals of its many questions are shared)."""
         if self._known is not known:
             self._known, self._memo = known, {}
-        return self._residual(f, known, self._memo)
+        found = self._memo.get(f.id)
+        if found is not None:
+            return found
+        cmps = self._ordered_comparisons(f)
+        key = (f.id, tuple(known(k) for k in cmps))
+        found = self._residuals.get(key)
+        if found is None:
+            found = self._residuals[key] = self._residual(f, known, self._memo)
+        return found
+
+    def _ordered_comparisons(self, f: Formula) -> tuple:
+        """The comparisons f holds (`_comparisons`), in one order kept for f."""
+        found = self._ordered.get(f.id)
+        if found is None:
+            found = self._ordered[f.id] = tuple(self._comparisons(f))
+        return found
 
     def _residual(self, f: Formula, known, memo: dict[int, int]) -> int:
         """f with every comparison `known` decides replaced by its truth, as a number that equal residual
@@ -2369,13 +2422,12 @@ class Together:
             self._keep.append(f)
         return found
 
-    @staticmethod
-    def _giving(v, x, before, env: dict) -> Formula:
+    def _giving(self, v, x, before, env: dict) -> Formula:
         """When the write v gives x (`before`: the counter's value before the move, which a Partial keeps in
         the cases it does not cover)."""
         if not isinstance(v, (Choice, Partial)):
             return TRUE
-        parts = [f for y, f in _leaf_cases(v, TRUE) if x in values_under(y, env, None)]
+        parts = [f for xs, f in self.admit.leaf_values(v, env) if x in xs]
         if isinstance(v, Partial) and x == before:
             parts.append(neg(disj(*(f for _, f in v.cases))))
         return disj(*parts)
