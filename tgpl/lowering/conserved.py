@@ -179,11 +179,9 @@ def _changes_nothing(enc: Encoding, bounds: dict[int, tuple[int, int, float, str
                      limits: Limits) -> bool:
     """Whether every combination clingo lists of one way's cases (`_keeps`, whose facts `enc` holds) changes the
     family's sum by nothing on every member value its comparisons leave."""
-    models = enc.models(_CHANGE, MODELS, limits)
-    if models is None:
-        return False
-    for shown in models:
-        limits.check()
+    for n, shown in enumerate(enc.answers(_CHANGE, limits)):
+        if n >= MODELS:
+            return False
         coefs = {}
         constant = 0
         true = set()

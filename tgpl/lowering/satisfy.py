@@ -77,13 +77,14 @@ class Encoding:
         return bool(ctl.solve().satisfiable)
 
 
-    def models(self, extra: str, most: int, limits: Limits | None = None) -> list[list] | None:
-        """The shown atoms of every answer (projected, each once) with `extra` rules added; None past `most`.
-        Under `limits` (LimitReached past them): the parsing and grounding, which nothing interrupts, run
-        `outside`; the search runs in clingo's background thread, waited on SOLVE_POLL seconds at a time between
-        two polls and cancelled past them (`_solved`), and each answer is checked: Kalah's proof of its seeds' sum
-        lists thousands of answers per move, twenty seconds of them, where a command given twenty in all must
-        stop."""
+    def answers(self, extra: str, limits: Limits | None = None) -> Iterator[list]:
+        """The shown atoms of every answer (projected, each once) with `extra` rules added, one by one as clingo
+        finds them: a caller that has its answer stops asking (a sum changed by one way of many: the proof fails
+        there, where Oware's ways listed 20,000 answers each first). Under `limits` (LimitReached past them): the
+        parsing and grounding, which nothing interrupts, run `outside`; the search runs in clingo's background
+        thread, waited on SOLVE_POLL seconds at a time between two polls and cancelled past them (`_solved`), and
+        each answer is checked: Kalah's proof of its seeds' sum lists thousands of answers per move, twenty
+        seconds of them, where a command given twenty in all must stop."""
         limits = limits if limits is not None else unlimited()
         ctl = clingo.Control(["--warn=none", "--project", "0"])
         program = _PROGRAM + extra + "\n".join(self.facts)
@@ -92,14 +93,10 @@ class Encoding:
             ctl.add("base", [], program)
             ctl.ground([("base", [])])
         outside(ground, limits)
-        out: list[list] = []
         with ctl.solve(yield_=True, async_=True) as handle:
             for model in _models(handle, limits):
-                if len(out) >= most:
-                    return None
-                out.append(model.symbols(shown=True))
+                yield model.symbols(shown=True)
                 limits.check()
-        return out
 
 
 SOLVE_POLL = 0.05  # seconds between two polls of the limits while clingo searches for the next answer
