@@ -442,13 +442,17 @@ def _join_bound(rule: Rule, sizes: dict[str, int], exact: dict, degrees: Degrees
     left = list(atoms if atoms is not None else _join_atoms(rule))
     if len(left) <= 1:
         return _greedy_join(left, frozenset(), 1, sizes, exact, degrees)
+    alone = [_factor(entry, frozenset(), sizes, exact, degrees) for entry in left]
     best = None
     for i in range(len(left)):
-        rest = left[:i] + left[i + 1:]
-        first = _factor(left[i], frozenset(), sizes, exact, degrees)
+        first = alone[i]
         if best is not None and first >= best:
             continue  # every factor is at least 1 once nonzero: this start cannot do better
-        total = _greedy_join(rest, left[i][1], first, sizes, exact, degrees, best)
+        start = left[i][1]
+        rest = left[:i] + left[i + 1:]
+        factors = [_factor(entry, start, sizes, exact, degrees) if entry[1] & start else f
+                   for entry, f in zip(rest, alone[:i] + alone[i + 1:])]
+        total = _greedy_join(rest, start, first, sizes, exact, degrees, best, factors)
         if best is None or total < best:
             best = total
         if best == 0:
@@ -477,16 +481,25 @@ def _factor(entry: tuple[Atom, frozenset[str], tuple[str, int]], bound: frozense
 
 
 def _greedy_join(left: list, bound: frozenset[str], total: int, sizes: dict[str, int], exact: dict,
-                 degrees: Degrees, cap: int | None = None) -> int:
-    """`total` times the factors of the atoms `left` joined greedily (the smallest factor first) after the
-    variables `bound`; stops early once past `cap` (an order already found does better)."""
+                 degrees: Degrees, cap: int | None = None, factors: list[int] | None = None) -> int:
+    """`total` times the factors of the atoms `left` joined greedily (the smallest factor first, the first atom
+    of the least) after the variables `bound`; stops early once past `cap` (an order already found does better).
+    `factors`: each atom's factor after `bound`, where the caller has them. An atom's factor depends on which of
+    its variables are bound, so only the atoms sharing a variable the last atom bound are asked again: the
+    bound of a compiled walk's rule (forty atoms) asked `_factor` 1.9 M times for Fanorona 5x5 without that."""
     left = list(left)
+    factors = [_factor(entry, bound, sizes, exact, degrees) for entry in left] if factors is None else list(factors)
     while left:
         if total == 0 or cap is not None and total >= cap:
             return total
-        factor, i = min((_factor(entry, bound, sizes, exact, degrees), i) for i, entry in enumerate(left))
-        total *= factor
-        bound |= left.pop(i)[1]
+        i = min(range(len(factors)), key=factors.__getitem__)
+        total *= factors.pop(i)
+        new = left.pop(i)[1] - bound
+        if new:
+            bound = bound | new
+            for j, entry in enumerate(left):
+                if entry[1] & new:
+                    factors[j] = _factor(entry, bound, sizes, exact, degrees)
     return total
 
 

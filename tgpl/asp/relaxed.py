@@ -13,6 +13,7 @@ from typing import Iterable
 
 import clingo
 
+from tgpl.asp.cross_products import split_cross_products
 from tgpl.asp.gdl_to_asp import ClingoNames, rules_to_asp
 from tgpl.asp.recursive_joins import split_recursive_joins
 from tgpl.asp.solver import answer_set, lp_file, release_freed_memory
@@ -28,7 +29,8 @@ def relaxed_model(program: Program, names: ClingoNames, extra: Iterable[str] = (
     tables are joined before the recursive joins are split (tgpl.asp.recursive_joins), so that no helper holds a
     table apart from the literals whose variables it relates."""
     tables = joined_tables(program) if tables is None else tables
-    rules = rules_to_asp(split_recursive_joins(tables_joined(program, tables)), names, drop_negation=True, tables={})
+    joined = split_cross_products(tables_joined(program, tables))
+    rules = rules_to_asp(split_recursive_joins(joined), names, drop_negation=True, tables={})
     model = answer_set([rules, lp_file("gdl_relaxed_domain.lp"), *extra])
     release_freed_memory()  # the grounding's, a large one: narrowing's tuples are made next
     return model
