@@ -150,8 +150,7 @@ def lower(program, snapshot: dict, relations: bool = False, prove: Prover | None
             _forecast_refusal(program, snapshot, relations, limits, e)
     budget = spelled_budget(program, universe) if moves == "auto" and not compiled else None
     if budget is not None:  # spelled out while it costs what its moves are worth; past that, compiled if it can
-        attempt = _CompiledPast(budget, compiled_moves, progress,
-                                forecast=lambda: _forecast_spelled(program, snapshot, relations, limits))
+        attempt = _CompiledPast(budget, compiled_moves, progress)
         try:
             with fewer_collections(), _spelled_after(lambda: attempt.refused):
                 logic = game_logic(program, snapshot, relations, attempt.told, limits, range_work)
@@ -217,19 +216,6 @@ def _forecast_refusal(program, snapshot: dict, relations: bool, limits: Limits, 
         return
     raise NotLowerable(refused.span, f"the moves cannot be compiled: {refused}",
                        [(predicted.span, f"{predicted.reason} (estimated from a sampled run; hint: {predicted.hint})")])
-
-
-def _forecast_spelled(program, snapshot: dict, relations: bool, limits: Limits) -> None:
-    """Raises NotLowerable where `auto` spelled the moves out past their budget, the compiled moves were refused
-    there, and the dry run's estimate (tgpl.lowering.lowerable.spelled_forecast) predicts that the run going on
-    unbudgeted would be refused too, after minutes (Dots and Boxes on a graph, `IsDrawn`: 35 s of CPU to the parts'
-    budget): the predicted refusal, located with its hint; `_spelled_after` adds the compiled one. Where the
-    estimate predicts no refusal, or is undecided, the run goes on as before."""
-    from tgpl.lowering.lowerable import spelled_forecast
-    predicted = spelled_forecast(program, snapshot, relations, limits)
-    if predicted is not None:
-        raise NotLowerable(predicted.span,
-                           f"{predicted.reason} (estimated from a sampled run; hint: {predicted.hint})")
 
 
 @contextmanager
@@ -306,11 +292,9 @@ class _CompiledPast:
     progress: Progress | None = None
     tried: bool = False
     refused: Unsupported | None = None
-    forecast: Callable[[], None] | None = None  # raises the refusal predicted for the run going on unbudgeted
 
     def told(self, statements: int, parts: int) -> None:
-        """`progress`, told as before; the compiled attempt, once, past the budget; refused, the forecast of the
-        run left (`_forecast_spelled`), which raises where it predicts a refusal."""
+        """`progress`, told as before; the compiled attempt, once, past the budget."""
         if self.progress is not None:
             self.progress(statements, parts)
         if parts <= self.budget or self.tried:
@@ -320,8 +304,6 @@ class _CompiledPast:
             lowered = self.compile_moves()
         except Unsupported as e:
             self.refused = e
-            if self.forecast is not None:
-                self.forecast()
             return
         raise _Compiled(lowered)
 
