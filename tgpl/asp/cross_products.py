@@ -18,6 +18,7 @@ the rule as they are.
 
 from __future__ import annotations
 
+from tgpl.asp.recursive_joins import fresh_names
 from tgpl.lowering.ir import Atom, Literal, Not, Program, Rule, Var, expand_or
 
 HELPER_PREFIX = "tgpl_factor_"
@@ -28,7 +29,7 @@ def split_cross_products(program: Program) -> Program:
     each rule whose body holds two or more joins that share no variable split into one helper per join and the
     rule reading the helpers (the module's docstring says why, and why it derives the same atoms)."""
     taken = set(program.relations())
-    names = _fresh_names(taken)
+    names = fresh_names(taken, HELPER_PREFIX)
     rules: list[Rule] = []
     changed = False
     for rule in program.rules:
@@ -40,15 +41,6 @@ def split_cross_products(program: Program) -> Program:
             changed |= split is not None
             rules.extend(split if split is not None else (plain,))
     return Program(tuple(rules)) if changed else program
-
-
-def _fresh_names(taken: set[str]):
-    n = 0
-    while True:
-        name = f"{HELPER_PREFIX}{n}"
-        n += 1
-        if name not in taken:
-            yield name
 
 
 def _split(rule: Rule, names) -> list[Rule] | None:

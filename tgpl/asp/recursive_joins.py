@@ -47,7 +47,7 @@ def split_recursive_joins(program: Program) -> Program:
         graph.edges.setdefault(fed, {})[source] = False
         graph.edges.setdefault(source, {})
     components = graph.components()
-    names = _fresh_names(set(program.relations()))
+    names = fresh_names(set(program.relations()))
     rules: list[Rule] = [r for r in program.rules if r.is_fact]
     pending = [plain for r in program.rules if not r.is_fact for plain in expand_or(r)]
     changed = False
@@ -79,11 +79,11 @@ def split_recursive_joins(program: Program) -> Program:
     return Program(tuple(rules)) if changed else program
 
 
-def _fresh_names(taken: set[str]):
-    """Helper relation names no relation of the game has."""
+def fresh_names(taken: set[str], prefix: str = HELPER_PREFIX):
+    """Helper relation names no relation of the game has: `prefix` and a number (tgpl.asp.cross_products too)."""
     n = 0
     while True:
-        name = f"{HELPER_PREFIX}{n}"
+        name = f"{prefix}{n}"
         n += 1
         if name not in taken:
             yield name
