@@ -111,15 +111,45 @@ def test_the_proof_stops_at_the_first_check_past_the_limits(monkeypatch):
 def test_listing_answers_stops_past_the_limits():
     """clingo's answers are listed under the limits: a clock one second per reading, five allowed, stops the
     listing of 4,096 answers at its fifth reading (a check's, or a poll's while clingo searches, which is not
-    counted as a check: `Limits.poll`); without limits the listing ends past `most`."""
+    counted as a check: `Limits.poll`); without limits the listing gives every answer, one by one, and a caller
+    that stops asking stops it."""
     ticks = itertools.count()
     limits = Limits(max_seconds=5, clock=lambda: float(next(ticks)))  # creation reads 0
     many = "{ x(1..12) }. #show x/1. #project x/1."
     with pytest.raises(LimitReached) as e:
-        Encoding(lambda key: None).models(many, 10_000, limits)
+        list(Encoding(lambda key: None).answers(many, limits))
     assert e.value.elapsed == 5.0 and next(ticks) == 6 and 1 <= limits.checks < 5
-    assert Encoding(lambda key: None).models(many, 100) is None
-    assert len(Encoding(lambda key: None).models("{ x(1..3) }. #show x/1. #project x/1.", 100)) == 8
+    assert len(list(Encoding(lambda key: None).answers("{ x(1..3) }. #show x/1. #project x/1."))) == 8
+    assert len(list(itertools.islice(Encoding(lambda key: None).answers(many), 100))) == 100
+
+
+def test_a_proof_stops_at_the_first_answer_that_changes_the_sum(tmp_path, monkeypatch):
+    """A way whose answer changes the sum (a seed made while sowing) ends the proof there: clingo is asked for no
+    more of that way's answers (Oware's ways listed thousands each, up to MODELS, before any was looked at); a
+    proof that holds reads every answer of every way."""
+    from tgpl.lowering import conserved
+
+    answers = Encoding.answers
+    listings: list[list[int]] = []  # per listing: [answers given, 1 where it was read to its end]
+
+    def counted(self, *args, **kwargs):
+        listing = [0, 0]
+        listings.append(listing)
+        for shown in answers(self, *args, **kwargs):
+            listing[0] += 1
+            yield shown
+        listing[1] = 1
+
+    monkeypatch.setattr(conserved, "_PROVED", {})
+    monkeypatch.setattr(Encoding, "answers", counted)
+    assert proved(OTHERS, monkeypatch) == {"Seeds": 8.0}
+    assert listings and all(done for _, done in listings)
+    listings.clear()
+    text = DESIGNERS.read_text(encoding="utf-8")
+    mutant = tmp_path / "kalah.tgpl"
+    mutant.write_text(text.replace("h.Seeds += 1;", "h.Seeds += 2;"), encoding="utf-8")
+    assert proved(mutant, monkeypatch) == {}
+    assert listings[-1][1] == 0 and listings[-1][0] >= 1  # the failing way's listing stopped at its answer
 
 
 def test_a_way_proved_once_is_asked_of_clingo_once(monkeypatch):
@@ -129,14 +159,14 @@ def test_a_way_proved_once_is_asked_of_clingo_once(monkeypatch):
     from tgpl.lowering import conserved
 
     asked: list[int] = []
-    models = Encoding.models
+    answers = Encoding.answers
 
     def counted(self, *args, **kwargs):
         asked.append(len(self.facts))
-        return models(self, *args, **kwargs)
+        return answers(self, *args, **kwargs)
 
     monkeypatch.setattr(conserved, "_PROVED", {})
-    monkeypatch.setattr(Encoding, "models", counted)
+    monkeypatch.setattr(Encoding, "answers", counted)
     assert proved(OTHERS, monkeypatch) == {"Seeds": 8.0}
     first = len(asked)
     assert first > 0
