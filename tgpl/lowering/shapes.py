@@ -190,7 +190,9 @@ class _Evaluator:
         except _Spent:
             return True
 
-    def run(self, fi, this, args: tuple):
+    def run(self, fi, this, args: tuple, value: bool = True):
+        """`fi`'s body run on `args`: what it returns. `value=False`: run for its effects, where a way that ends
+        without `return` is fine (a statement call)."""
         if fi.defn.effect is None:
             raise GiveUp("a function without a body")
         env = dict(zip((i.name for i in fi.defn.inputs), args))
@@ -198,7 +200,9 @@ class _Evaluator:
             self.block(fi.defn.effect.body.body, env, this)
         except _Return as r:
             return r.value
-        raise GiveUp("a way through that returns nothing")
+        if value:
+            raise GiveUp("a way through that returns nothing")
+        return None
 
     # ------------------------------------------------------------ statements
     def block(self, stmts, env: dict, this) -> None:

@@ -83,11 +83,7 @@ class _Counted(StateUnknown):
                     self.expr(a.value, env, this)
             return None
         if self.once is not None and isinstance(t := self.types.get(id(c)), CallableType) and t.target is self.once:
-            fi, obj, args = self.bound_call(e, env, this)  # run on the way's own ways, each way of it followed
-            try:
-                self.block(fi.defn.effect.body.body, dict(zip((i.name for i in fi.defn.inputs), args)), obj)
-            except _Return:
-                pass
+            self.run(*self.bound_call(e, env, this), value=False)  # on the way's own ways, each way followed
             raise _Finished()
         return super().call(e, env, this)
 
