@@ -307,7 +307,7 @@ class RTurn:
 
     @cached_property
     def entries(self) -> dict[str, tuple | None]:
-        """How each phase is entered by a segment played in one function (`segments.play_known`), found
+        """How each phase is entered by the loop of a segment's flow (`Machine.settle`), found
         once: None for `phase P { }` (nothing runs), (plain spelling, stack entry, locals, span) for a
         phase with a plain spelling (`RPhase.plain`), () for any other (`Machine.enter_phase`)."""
         return {name: _entry(phase) for name, phase in self.phases.items()}
