@@ -42,7 +42,7 @@ def _plan_without_data(*args):
 
 
 def _apply_through_run(self, move):
-    """`State.apply` without its path for a move found before (`segments.play_known`)."""
+    """`State.apply` without its path for a move found before (`Game.played`)."""
     if isinstance(move, str):
         move = self.move_by_text(move)
     if self.request is not None:

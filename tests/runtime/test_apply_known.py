@@ -1,5 +1,5 @@
 """`State.apply` plays a move found before (`Game.played`) itself, without `_play`'s layers
-(`segments.play_known`): games play the same the first time (found by `_play`), again (found by
+(`Machine.play_plain`): games play the same the first time (found by `_play`), again (found by
 `apply`) and as the plain reference, and a settled state's fields other than its game and world are
 their defaults."""
 

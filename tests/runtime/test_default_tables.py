@@ -69,7 +69,7 @@ NOT_TABULATED = [
 ]
 
 
-# defaults that return a player (`Machine.default_done`), one after passing, and a cycle through one
+# defaults that return a player (`Machine.turn_pass_default`), one after passing, and a cycle through one
 RETURNS = """
 game "r";
 players 3;

@@ -1,4 +1,5 @@
-"""A move found before played as one segment in one function (`tgpl.runtime.segments`): games play, wait
+"""A move played through its plain spelling and settled by the segment's one loop (`Machine.play_plain`,
+`Machine.settle`, with phases entered in place): games play, wait
 for choices, resolve events and fail (message, place, stack) as through the machine's layers
 (as the plain reference plays them)."""
 
@@ -8,8 +9,9 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import game as game_module, load_game
+from tgpl.runtime import load_game
 from tgpl.runtime.errors import TGPLRuntimeError
+from tgpl.runtime.machine import Machine
 
 from observed import reference
 
@@ -118,10 +120,10 @@ def _game(tmp_path):
 def test_moves_found_before_play_as_through_the_layers(tmp_path, monkeypatch, plays):
     path = _game(tmp_path)
     fused_runs = []
-    play_known = game_module.play_known
-    monkeypatch.setattr(game_module, "play_known", lambda m, known: (fused_runs.append(known), play_known(m, known)))
+    play_plain = Machine.play_plain
+    monkeypatch.setattr(Machine, "play_plain", lambda m, known: (fused_runs.append(known), play_plain(m, known)))
     fused = _observed(load_game(path), plays)
-    assert fused_runs  # the second time through, moves found before were played in one function
+    assert fused_runs  # moves were played through their plain spellings
     fused_runs.clear()
     layered = _observed(reference(path), plays)
     assert not fused_runs

@@ -84,7 +84,7 @@ def _game(tmp_path, src: str):
 def test_passes_play_and_fail_as_the_machine_passes(tmp_path, monkeypatch, moves):
     path = _game(tmp_path, GAME)
     inline, sources = compiled_with_sources(path, monkeypatch)
-    assert any("m.default_done(" in s for s in sources)  # a pass to the default, inline
+    assert any("m.turn_pass_default(" in s and "m.enter_pending = True" in s for s in sources)  # a pass, inline
     machine = reference(path)
     assert outcome(inline, moves, str(path)) == outcome(machine, moves, str(path))
 

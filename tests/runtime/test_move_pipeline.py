@@ -1,5 +1,5 @@
-"""The move's pipeline (`State.legal_moves`, `State.apply`, `segments.play_known`) in the shapes of round
-rt23: phases counted in a local of the fused segment (`play_known`), the locals of a move found before
+"""The move's pipeline (`State.legal_moves`, `State.apply`, `Machine.play_plain`) in the shapes of round
+rt23: phases counted by the segment's one loop (`Machine.settle`), the locals of a move found before
 kept as a tuple (`Game.played`),. Each is compared
 with the machine's layers (the plain reference)."""
 
@@ -9,8 +9,9 @@ import textwrap
 
 import pytest
 
-from tgpl.runtime import game as game_module, load_game, machine
+from tgpl.runtime import load_game, machine
 from tgpl.runtime.errors import TGPLRuntimeError
+from tgpl.runtime.machine import Machine
 
 from observed import EXAMPLES, playout, reference
 
@@ -75,8 +76,8 @@ def test_phases_counted_as_the_layers_count(tmp_path, monkeypatch, limit):
     monkeypatch.setattr(machine, "FLOW_LIMIT", limit)  # the one limit, for the machine and the fused segment
     path = _game(tmp_path)
     fused_runs = []
-    play_known = game_module.play_known
-    monkeypatch.setattr(game_module, "play_known", lambda m, known: (fused_runs.append(known), play_known(m, known)))
+    play_plain = Machine.play_plain
+    monkeypatch.setattr(Machine, "play_plain", lambda m, known: (fused_runs.append(known), play_plain(m, known)))
     fused = [_each_move_twice(load_game(path), k) for k in range(8)]
     assert fused_runs
     layered = [_each_move_twice(reference(path), k) for k in range(8)]

@@ -286,10 +286,12 @@ class RTurn:
     default_size: int
     span: Span
     # Whether the default reads only the control and changes only it (`defaults.control_only`):
-    # its outcomes are then kept by player and phase (`Passes.defaults`)
+    # its outcomes are then kept by player and phase (`Machine.turn_pass_default`)
     control_only: bool = False
     # Those outcomes, (player, phase, players) -> (player, phase, last pass or None), when kept (`Passes.fill`)
     outcomes: dict | None = None
+    # Then the game's table of every kept outcome, by (turn, player, phase, players) (`Passes.seen`)
+    seen: dict | None = None
 
     @cached_property
     def default_what(self) -> str:
@@ -307,7 +309,7 @@ class RTurn:
 
     @cached_property
     def entries(self) -> dict[str, tuple | None]:
-        """How each phase is entered by a segment played in one function (`segments.play_known`), found
+        """How each phase is entered by the loop of a segment's flow (`Machine.settle`), found
         once: None for `phase P { }` (nothing runs), (plain spelling, stack entry, locals, span) for a
         phase with a plain spelling (`RPhase.plain`), () for any other (`Machine.enter_phase`)."""
         return {name: _entry(phase) for name, phase in self.phases.items()}

@@ -1010,8 +1010,7 @@ class BlockGenerator:
             return False
         self.uses("FZ")
         known = self.c.passes
-        passes.to_default(self.emit, self.name, self.const(known.defaults, "_td"), self.const(e.span, "_p"),
-                          self.const(TOO_LARGE, "_k"), depth, self.const(known.seen, "_ts"))
+        passes.to_default(self.emit, self.name, self.const(e.span, "_p"), depth, self.const(known.seen, "_ts"))
         return True
 
     def condition(self, e: ast.Expr, depth: int) -> str:

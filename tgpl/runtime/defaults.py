@@ -1,4 +1,4 @@
-"""A turn's `default` block that reads only whose turn it is, tabulated (`passes.to_default`).
+"""A turn's `default` block that reads only whose turn it is, tabulated (`Machine.turn_pass_default`, `passes.to_default`).
 
 Tris's default reads the active player and phase and passes to the next phase: twice a move, a
 call of its plain spelling with its entry pushed on the machine's stack, two locals, a comparison
@@ -17,7 +17,7 @@ with `if`, return, and pass the turn with at least one argument (never `turn.pas
 run a default again); and its expressions only read those locals, literals, `player.active()`,
 `turn.phase.active()` and `turn.active()`, with operators. No loop (so no loop step counted), no
 field, no call of a function, no `winner`. Only a run that ends without raising is kept (what it
-returned made the control by `Machine.default_done`). A run that raises keeps nothing, so an
+returned made the control by `Machine.turn_pass_default`). A run that raises keeps nothing, so an
 error is raised by the block itself every time, with its stack.
 """
 
@@ -58,7 +58,7 @@ class _Reader:
         if isinstance(s, ast.If):
             return (self.expr(s.cond) and self.block(s.then)
                     and (s.orelse is None or self.stmt(s.orelse)))
-        if isinstance(s, ast.Return):  # a player returned: `Machine.default_done`'s, from the control too
+        if isinstance(s, ast.Return):  # a player returned: `Machine.turn_pass_default`'s, from the control too
             return s.value is None or self.expr(s.value)
         if isinstance(s, ast.ExprStmt):
             e = s.expr

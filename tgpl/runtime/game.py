@@ -32,7 +32,6 @@ from tgpl.runtime.options import DEFAULT, RuntimeOptions
 from tgpl.runtime.errors import GameOver, InputRequest, NeedInput, Returned, TGPLRuntimeError
 from tgpl.runtime.listing import quick
 from tgpl.runtime.machine import STEP_LIMIT, Machine, _Cancelled, plain_locals
-from tgpl.runtime.segments import play_known
 from tgpl.runtime.values import Obj, World, show
 
 
@@ -162,7 +161,7 @@ class State:
     @staticmethod
     def _run(game: Game, base: World, first: Move | None, choices: list) -> State:
         """The state after a segment from `base`: setup (`first` None), a phase's entry resumed, or
-        the move `first` (a move played before is played by `apply` itself, `segments.play_known`)."""
+        the move `first` (a move played before is played by `apply` itself, `Machine.play_plain`)."""
         if first is not None and base._by_name is None:
             # the index the move names its objects through, made on the world copied, so that this
             # world's copies share it, and the moves found in it (`_play`), until objects change
@@ -279,12 +278,11 @@ class State:
             game = self.game
             known = game.played.get(id(move))
             if known is not None and known[1] is world._by_name:
-                # `_run(game, base, move, [], known)` inline, the move played as one segment in one
-                # function (`segments.play_known`) rather than through the machine's layers
+                # `_run(game, base, move, [])` inline, the move played as `_play` plays it when found
                 new = world.copy()
                 m = Machine(game.compiled, new, (), game.step_limit)
                 try:
-                    play_known(m, known)
+                    m.play_plain(known)
                 except NeedInput as need:
                     return State._waiting(game, new, world, move, [], m, need)
                 except GameOver as over:
@@ -414,7 +412,7 @@ def _play(game: Game, m: Machine, world: World, move: Move) -> None:
     index = world.name_index()
     known = game.played.get(id(move))
     if known is not None and known[0] is move and known[1] is index:  # as found before (`_plain_play`)
-        m.play_plain(known[2], known[3], known[4][:], known[5])
+        m.play_plain(known)
         return
     obj = index.get(move.obj)
     if obj is None:
@@ -444,14 +442,14 @@ def _plain_play(game: Game, m: Machine, move: Move, index: dict, obj: Obj, ra: R
     with the same index has the same handles (`World.name_index` is made anew when an object is
     created or dropped), so the next play of the move in such a world finds them in one lookup
     (`_play`). Not remembered when an input is a list (the action could change it in place)."""
-    local = plain_locals(ra, given)
+    # the move held: its id stays its own. The locals a tuple: a plain spelling never writes its list
+    # (`Machine.play_plain`), and one that did would fail, not change the next play's
+    known = (move, index, obj, ra, tuple(plain_locals(ra, given)), ra.plain, ra.entry)
     if all(v.__class__ is not list for v in given.values()):
         if len(game.played) >= MOVE_CACHE:  # moves of setups run before, most likely: start again
             game.played.clear()
-        # the move held: its id stays its own. The locals a tuple: a plain spelling never writes its list
-        # (`segments.play_known`), and one that did would fail, not change the next play's
-        game.played[id(move)] = (move, index, obj, ra, tuple(local), ra.plain, ra.entry)
-    m.play_plain(obj, ra, local, ra.plain)
+        game.played[id(move)] = known
+    m.play_plain(known)
 
 
 def _choice_event(game: Game, player: int) -> Obj:

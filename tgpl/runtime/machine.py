@@ -629,6 +629,11 @@ class Machine:
         self.enter_pending = True
 
     def turn_pass_default(self, span: Span) -> None:
+        """`turn.pass()`: the active turn's default run, through its plain spelling when it has one.
+        A default that reads only the control (`RTurn.outcomes`, `tgpl.runtime.defaults`) keeps what
+        a run that did not raise left the control, by player, phase and players, in its turn's table
+        and in the game's table of every turn's (`Passes.seen`, where generated code finds it at the
+        next `turn.pass()`, `passes.to_default`): the latest pass kept as None when it is `span`."""
         if self.frozen:
             self.read_only(span, "pass the turn")
         control = self.world.control
@@ -641,10 +646,12 @@ class Machine:
         pending = self.enter_pending
         self.last_pass = span
         self.enter_pending = False
+        table = turn.outcomes
         if direct is None:
             r = self._run_block(turn.default, Frame(self, None, turn.default_size), turn.default_what, span)
             r = r.value if r.__class__ is Returned else None
         else:
+            key = (control.player, control.phase, self.players)  # before the default changes the control
             # the block's plain spelling (no Frame, its value returned as it is): it reads its
             # locals from `v` on entry and never writes them there, so all can share one of nulls
             stack = self.stack
@@ -655,43 +662,22 @@ class Machine:
                 self.error(span, TOO_LARGE)
             finally:
                 stack.pop()
-        if r is not None or not self.enter_pending:
-            self.default_done(r, pending, turn, span)
-
-    def default_done(self, r, pending: bool, turn, span: Span) -> None:
-        """The end of `turn_pass_default` when its default returned a player `r`, or passed nothing
-        (an error); `pending`: whether a phase's entry was pending before it ran (`passes`)."""
-        control = self.world.control
         if r is not None:
             control.player = to_player(r, self.players)
             control.phase = next(iter(turn.phases), None)
             self.enter_pending = True
-        else:
+        elif not self.enter_pending:
             self.enter_pending = pending
             self.error(span, f"the default of turn {turn.name} neither returned a player nor passed the turn")
+        if table is not None:
+            table[key] = turn.seen[(turn.name, *key)] = (
+                control.player, control.phase, None if self.last_pass is span else self.last_pass)
 
     def enter_phase(self) -> None:
+        """Enter the current phase, one with inputs or with code that needs a Frame (a phase with no
+        code, or with a plain spelling, is entered by `settle` itself, `RTurn.entries`)."""
         control = self.world.control
-        if control.turn is None or control.phase is None:
-            return
         phase = self.game.turns[control.turn].phases[control.phase]
-        if phase.effect is None and not phase.inputs:  # `phase P { }`: nothing to run
-            return
-        plain = phase.plain
-        if plain is not None:  # no inputs, no Frame: the effect's plain spelling (`RPhase.plain`)
-            stack = self.stack
-            stack.append(phase.entry)
-            try:
-                # it reads its locals from `v` on entry and never writes them there (`turn_pass_default`)
-                plain(self, None, phase.nulls)
-            except NeedInput as need:
-                need.broken = True  # asked below a call: not at a site of the phase's own (`NeedInput.close`)
-                raise
-            except OverflowError:
-                self.error(phase.span, TOO_LARGE)
-            finally:
-                stack.pop()
-            return
         if phase.inputs:
             if self.resuming:
                 self.resuming = False  # the world is the entry's copy already
@@ -721,7 +707,16 @@ class Machine:
 
     # ========================================================= segments
     def settle(self) -> None:
-        """Resolve events and enter phases until the game waits for a player."""
+        """Resolve events and enter phases until the game waits for a player: the one loop of a
+        segment's flow, after setup, a move or a phase resumed. A phase with no code is passed, one
+        with a plain spelling (`RPhase.plain`) run here, its entry on the stack, with its shared
+        nulls (it reads its locals on entry and never writes them there); any other is entered by
+        `enter_phase`. How each is entered is looked up once per turn (`RTurn.entries`), without
+        testing the turn and phase for null first: a null one is in no table, a `KeyError`, raised
+        again when neither is null. The world and its control are the segment's throughout."""
+        turns = self.game.turns
+        control = self.world.control
+        stack = self.stack
         while True:
             if self.queue:
                 self.resolve_events()
@@ -729,10 +724,29 @@ class Machine:
                 return
             self.enter_pending = False
             self.flows += 1  # before the entry: a choice made in it starts the count again
-            self.enter_phase()
+            try:
+                entry = turns[control.turn].entries[control.phase]  # None: `phase P { }`, nothing to run
+            except KeyError:
+                if control.turn is not None and control.phase is not None:
+                    raise
+                entry = None  # no turn or no phase: nothing to enter
+            if entry is not None:
+                if not entry:  # inputs, or code that needs a Frame
+                    self.enter_phase()
+                else:
+                    plain, label, nulls, span = entry
+                    stack.append(label)
+                    try:
+                        plain(self, None, nulls)
+                    except NeedInput as need:
+                        need.broken = True  # asked below a call: not at a site of the phase's own (`NeedInput.close`)
+                        raise
+                    except OverflowError:
+                        self.error(span, TOO_LARGE)
+                    finally:
+                        stack.pop()
             if self.flows >= FLOW_LIMIT:
-                break
-        self.cycle_error()
+                self.cycle_error()
 
     def cycle_error(self):
         """The error of a segment that passed control `FLOW_LIMIT` times without waiting for a player."""
@@ -760,7 +774,7 @@ class Machine:
         """Run a segment from the entry of the current phase (a world `entry` copied)."""
         self.resuming = True
         with self._no_candidate():  # as when the move that entered the phase runs it
-            self.enter_phase()
+            self.enter_phase()  # a phase with inputs: the entry copied was of one
             self.settle()
 
     def play(self, obj: Obj, ra: RAction, given: dict, choice_event: Obj) -> None:
@@ -772,22 +786,26 @@ class Machine:
         except _Cancelled as c:
             self._no_candidate_error(c)
 
-    def play_plain(self, obj: Obj, ra: RAction, local: list, plain) -> None:
+    def play_plain(self, known: tuple) -> None:
         """`run_action` of a move's action given every input (none is asked), its effect run
-        through its plain spelling (`RAction.plain`): no Frame, the locals a list of their own
-        (`plain_locals`), then the segment settled."""
+        through its plain spelling (`RAction.plain`): no Frame, no event, then the segment settled.
+        `known` is the move as `game._plain_play` finds it (`Game.played`: the move, the index of
+        objects it was found in, its object, action, locals, plain spelling and stack entry). The
+        locals may be a tuple: a plain spelling reads them from its list on entry and never writes
+        them there (`codegen`'s `_direct`)."""
         try:
             stack = self.stack
-            stack.append(ra.entry)
+            stack.append(known[6])
             try:
-                plain(self, obj, local)
+                known[5](self, known[2], known[4])
             except NeedInput as need:
                 need.broken = True  # asked below a call: not at a site of the action's own (`NeedInput.close`)
                 raise
             except RecursionError:
+                ra = known[3]
                 self.error(ra.defn.span, too_deep(ra.what))
             except OverflowError:
-                self.error(ra.defn.span, TOO_LARGE)
+                self.error(known[3].defn.span, TOO_LARGE)
             finally:
                 stack.pop()
             self.settle()
