@@ -8,20 +8,27 @@ pushed off wins.
 
 The runtime is checked against an independent model (axial coordinates, the push as arithmetic on the line's
 length): the board's neighbours, the move tree and seeded plays to the end, the marbles compared at every move. Then
-`tgpl to-gdl` on it.
+`tgpl to-gdl` on it: refused, located twice. Spelled out (361 ways to fill the move's inputs, and play walks with
+`while`), `CanPush`'s walks pass the lowering's 500,000 symbolic statements; compiled once, the write
+`Game.Off[player] += 1` (an element of a list attribute) is not a form compiled moves take (measured once on a
+shared two-core machine, not asserted: about 72 s CPU to the refusal, 92 MB). The smallest rewrite that lowers,
+tests/data/designers/abalone_seats.tgpl, keeps the count on each seat (`Off += 1`) and reads the other seat's through
+a list of the seats: its moves compile and it validates to the end (193 rules, about 16 s CPU, 272 MB).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 
-from differential import (checks_clean_and_plays, model_perft, model_steps, plays_to_the_seen_models_end,
-                          runtime_perft)
+from differential import (checks_clean_and_plays, lowered_and_validated, model_perft, model_steps,
+                          plays_to_the_seen_models_end, runtime_perft)
 from tgpl.runtime.game import load_game
 
 from test_designer_games_3 import Lcg, game
+from to_gdl_runs import rules_with_a_body, to_gdl
 
 CELLS = [(q, r) for r in range(-2, 3) for q in range(-2, 3) if abs(q + r) <= 2]
 ON = set(CELLS)
@@ -112,8 +119,8 @@ def observed(state) -> tuple:
                         if (f := w.fields(w.named(name(c))))["Marble"] is not None))
 
 
-def runtime_start():
-    return load_game(game("abalone")).initial_state(0)
+def runtime_start(name: str = "abalone"):
+    return load_game(game(name)).initial_state(0)
 
 
 def test_the_hex_groups_neighbours_are_the_models():
@@ -155,3 +162,24 @@ def test_the_seeded_plays_push_off_and_reach_both_wins():
 
 def test_abalone_checks_clean_and_plays_to_its_end():
     checks_clean_and_plays(game("abalone"))
+
+
+def test_abalone_is_refused_at_its_walk_and_at_its_list_write(tmp_path):
+    r = to_gdl(tmp_path, Path(game("abalone")))
+    assert r.exit_code == 2 and not r.out.exists(), r.output
+    assert ("abalone.tgpl:110:9: error: not lowerable: the lowering ran more than 500,000 statements on symbolic paths"
+            " (here, in CanPush)") in r.output, r.output
+    assert ("abalone.tgpl:169:36: error: not lowerable: with the moves compiled instead: an assignment of something"
+            " other than a local or an attribute") in r.output, r.output
+    assert " 169 |                 if (end == null) { Game.Off[player] += 1; }\n     |" + " " * 36 + "^" * 22 in r.output
+
+
+@pytest.mark.parametrize("chooser", range(1, 4))
+def test_the_rewrite_with_the_count_on_each_seat_plays_as_the_model_says(chooser):
+    plays_to_the_seen_models_end(runtime_start("abalone_seats"), Abalone(), Lcg(chooser), moves, apply, text, observed)
+
+
+def test_the_rewrite_lowers_its_moves_compiled_and_validates_to_the_end(tmp_path):
+    kif, _ = lowered_and_validated(game("abalone_seats"), tmp_path / "abalone_seats.kif")
+    assert 0 < rules_with_a_body(kif) <= 2_000
+    assert "(its moves compiled)" in kif.splitlines()[2]
