@@ -10,8 +10,8 @@ The runtime is checked against an independent model (the circuits built from the
 where the walk changes line): the move tree and seeded plays to the end, the stones compared at every move. Then
 `tgpl to-gdl` on it: it lowers with its moves compiled (2,592 ways to fill the two actions' inputs), `Attacks` and
 `CanMove` as relations with variables, and is validated by playouts to the end of the game, played one state at a
-time (measured once on a shared two-core machine, not asserted: 233 rules, about 86 s CPU, 751 MB, past issue 34's
-30 s and 1 GB).
+time (measured on a shared two-core machine, not asserted: 233 rules, 86 to 91 s CPU, about 40 of them the lowering
+and the rest the validation, 750 MB: past issue 34's 30 s).
 """
 
 from __future__ import annotations
