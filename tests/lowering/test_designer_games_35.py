@@ -14,7 +14,7 @@ counted loop (fanorona5_counted.tgpl, 4 passes); the dry run says both lower. `t
 once on a loaded two-core machine, not pinned here: 403 rules with a body, validated by 44 playouts, 1,006 steps,
 31 s of CPU): its check of base and input grounds the relaxed game with each unrelated join of a body apart
 (tgpl.asp.cross_products; 127 s of clingo before). fanorona5_counted lowers too, slower
-(1,378 rules, 106 s of CPU: its four passes to fanorona5's three, most of it in the compiled moves' relaxation). Before the bound, `auto` spelled the moves out and was refused after 31 s of CPU at
+(1,378 rules, about 90 s of CPU: its four passes to fanorona5's three; clingo's relaxations of the compiled moves are about 10 s of it, the rest spread over the passes that finish the rules and the check). Before the bound, `auto` spelled the moves out and was refused after 31 s of CPU at
 conditions of more than 3,000,000 parts in phase `Judge`."""
 
 from __future__ import annotations

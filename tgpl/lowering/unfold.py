@@ -31,13 +31,18 @@ def unfold_single_readers(program: Program, check: Callable[[], None] = lambda: 
         return program
     made = {rel: _unfolded(rules, reader, defs) for rel, (reader, defs) in picked.items()}
     trial = _rebuilt(rules, picked, made)
-    before, after = rule_bounds(program, check=check), rule_bounds(Program(tuple(trial)), check=check)
+    # only the rules compared are bounded (equal rules have equal bounds, and a rule made that equals another
+    # of the trial counts that one's instances too, as it did when every rule was bounded)
+    compared = {rules[i] for reader, defs in picked.values() for i in (reader, *defs)}
+    unfolded = {r for rs in made.values() for r in rs}
+    before = rule_bounds(program, check=check, which=compared.__contains__)
+    after = rule_bounds(Program(tuple(trial)), check=check, which=unfolded.__contains__)
     if before is None or after is None:
         return program
-    bound_before = dict(zip([r for r in rules if r.body], (b.instances for b in before)))
+    bound_before = {b.rule: b.instances for b in before}
     bound_after: dict[Rule, int] = {}
-    for r, b in zip([r for r in trial if r.body], after):
-        bound_after[r] = bound_after.get(r, 0) + b.instances
+    for b in after:
+        bound_after[b.rule] = bound_after.get(b.rule, 0) + b.instances
     kept = {rel for rel, (reader, defs) in picked.items()
             if sum(bound_after.get(r, 0) for r in made[rel])
             <= bound_before[rules[reader]] + sum(bound_before[rules[i]] for i in defs)}
