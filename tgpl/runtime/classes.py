@@ -288,10 +288,17 @@ class RTurn:
     # Whether the default reads only the control and changes only it (`defaults.control_only`):
     # its outcomes are then kept by player and phase (`Machine.turn_pass_default`)
     control_only: bool = False
-    # Those outcomes, (player, phase, players) -> (player, phase, last pass or None), when kept (`Passes.fill`)
-    outcomes: dict | None = None
-    # Then the game's table of every kept outcome, by (turn, player, phase, players) (`Passes.seen`)
+    # Where they are kept, the game's table of every kept outcome (`Passes.seen`, `Passes.fill`):
+    # (turn, player, phase, players) -> (player, phase, last pass or None)
     seen: dict | None = None
+
+    @property
+    def outcomes(self) -> dict | None:
+        """This turn's kept outcomes, (player, phase, players) -> (player, phase, last pass or
+        None), read from `seen`; None where they are not kept."""
+        if self.seen is None:
+            return None
+        return {key[1:]: out for key, out in self.seen.items() if key[0] == self.name}
 
     @cached_property
     def default_what(self) -> str:

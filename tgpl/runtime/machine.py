@@ -630,10 +630,10 @@ class Machine:
 
     def turn_pass_default(self, span: Span) -> None:
         """`turn.pass()`: the active turn's default run, through its plain spelling when it has one.
-        A default that reads only the control (`RTurn.outcomes`, `tgpl.runtime.defaults`) keeps what
-        a run that did not raise left the control, by player, phase and players, in its turn's table
-        and in the game's table of every turn's (`Passes.seen`, where generated code finds it at the
-        next `turn.pass()`, `passes.to_default`): the latest pass kept as None when it is `span`."""
+        A default that reads only the control (`RTurn.seen`, `tgpl.runtime.defaults`) keeps what a
+        run that did not raise left the control, by turn, player, phase and players, in the game's
+        table of every turn's (`Passes.seen`, where generated code finds it at the next
+        `turn.pass()`, `passes.to_default`): the latest pass kept as None when it is `span`."""
         if self.frozen:
             self.read_only(span, "pass the turn")
         control = self.world.control
@@ -646,12 +646,12 @@ class Machine:
         pending = self.enter_pending
         self.last_pass = span
         self.enter_pending = False
-        table = turn.outcomes
+        seen = turn.seen  # kept only where `direct` is not None (`Passes.fill`)
         if direct is None:
             r = self._run_block(turn.default, Frame(self, None, turn.default_size), turn.default_what, span)
             r = r.value if r.__class__ is Returned else None
         else:
-            key = (control.player, control.phase, self.players)  # before the default changes the control
+            key = (turn.name, control.player, control.phase, self.players)  # before the default changes the control
             # the block's plain spelling (no Frame, its value returned as it is): it reads its
             # locals from `v` on entry and never writes them there, so all can share one of nulls
             stack = self.stack
@@ -669,9 +669,8 @@ class Machine:
         elif not self.enter_pending:
             self.enter_pending = pending
             self.error(span, f"the default of turn {turn.name} neither returned a player nor passed the turn")
-        if table is not None:
-            table[key] = turn.seen[(turn.name, *key)] = (
-                control.player, control.phase, None if self.last_pass is span else self.last_pass)
+        if seen is not None:
+            seen[key] = (control.player, control.phase, None if self.last_pass is span else self.last_pass)
 
     def enter_phase(self) -> None:
         """Enter the current phase, one with inputs or with code that needs a Frame (a phase with no

@@ -26,7 +26,6 @@ class Passes:
         """Give the turns whose default has a plain spelling and reads only the control their tables."""
         for turn in turns.values():
             if turn.plain is not None and turn.control_only:
-                turn.outcomes = {}
                 turn.seen = self.seen
 
 
